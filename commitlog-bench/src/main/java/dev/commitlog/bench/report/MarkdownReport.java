@@ -1,0 +1,111 @@
+package dev.commitlog.bench.report;
+
+import dev.commitlog.bench.sweep.CellResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
+ * and peers; ops/s), then ratios of each commit-log mode to each peer it is compared with, the
+ * brief's targets as measured, latency and flush tables, and the CSV.
+ */
+public final class MarkdownReport {
+
+    private MarkdownReport() {
+    }
+
+    public static String render(SweepResults r) {
+        StringBuilder out = new StringBuilder("## Sweep: appends per second, closed loop\n\n");
+        r.header().forEach(line -> out.append(line).append("  \n"));
+        out.append('\n');
+
+        out.append("### Throughput (ops/s)\n\n");
+        table(out, r, r.columns(), c -> Numbers.grouped(c.opsPerSec()));
+
+        out.append("\n### Ratios (ops/s of each commit-log mode over each peer, same run)\n\n");
+        ratios(out, r);
+
+        out.append("\n### Targets (from the brief, this run)\n\n");
+        out.append("| target | measured | floor | result |\n|---|---|---|---|\n");
+        for (Target t : TargetReport.evaluate(r)) {
+            out.append("| ").append(t.name()).append(" | ").append(t.measured()).append(" | ")
+                    .append(t.floor()).append(" | ").append(t.verdict()).append(" |\n");
+        }
+
+        out.append("\n### p99 append latency (us)\n\n");
+        table(out, r, r.columns(), c -> Numbers.micros(c.p99Us()));
+
+        List<Column> flushing = r.columns().stream()
+                .filter(c -> r.cells().stream().anyMatch(
+                        cell -> cell.label().equals(c.label()) && !Double.isNaN(cell.flushesPerSec())))
+                .toList();
+        if (!flushing.isEmpty()) {
+            out.append("\n### Records per flush (flushes/s), from each system's own counters\n\n");
+            table(out, r, flushing, c -> Numbers.fixed(c.recordsPerFlush(), 1).isEmpty() ? "-"
+                    : Numbers.fixed(c.recordsPerFlush(), 1) + " (" + Numbers.grouped(c.flushesPerSec()) + "/s)");
+        }
+
+        out.append("\n### CSV\n\n```csv\n").append(CsvWriter.render(r.cells())).append("```\n");
+        return out.toString();
+    }
+
+    public static void write(Path file, SweepResults r) throws IOException {
+        Files.writeString(OutputFiles.prepare(file), render(r));
+    }
+
+    private static void table(StringBuilder out, SweepResults r, List<Column> columns,
+                              Function<CellResult, String> value) {
+        out.append("| threads |");
+        columns.forEach(c -> out.append(' ').append(c.label()).append(" |"));
+        out.append("\n|---:|");
+        columns.forEach(c -> out.append("---:|"));
+        out.append('\n');
+        for (int t : r.threads()) {
+            out.append("| ").append(t).append(" |");
+            for (Column c : columns) {
+                out.append(' ').append(r.cell(c.label(), t).map(value).orElse("-")).append(" |");
+            }
+            out.append('\n');
+        }
+    }
+
+    /** Each commit-log mode over each durable peer, plus periodic over Chronicle Queue. */
+    private static void ratios(StringBuilder out, SweepResults r) {
+        List<String[]> pairs = new ArrayList<>();
+        List<Column> modes = r.columns().stream().filter(Column::commitLog).toList();
+        List<Column> durablePeers = r.columns().stream().filter(c -> !c.commitLog() && c.durable()).toList();
+        for (Column mode : modes) {
+            for (Column peer : durablePeers) {
+                pairs.add(new String[] {mode.label(), peer.label()});
+            }
+        }
+        if (r.column(TargetReport.PERIODIC).isPresent() && r.column(TargetReport.CHRONICLE).isPresent()) {
+            pairs.add(new String[] {TargetReport.PERIODIC, TargetReport.CHRONICLE});
+        }
+        if (pairs.isEmpty()) {
+            out.append("(no commit-log mode and peer in this run)\n");
+            return;
+        }
+        out.append("| threads |");
+        pairs.forEach(p -> out.append(' ').append(p[0]).append(" / ").append(p[1]).append(" |"));
+        out.append("\n|---:|");
+        pairs.forEach(p -> out.append("---:|"));
+        out.append('\n');
+        for (int t : r.threads()) {
+            out.append("| ").append(t).append(" |");
+            for (String[] p : pairs) {
+                Optional<CellResult> a = r.cell(p[0], t);
+                Optional<CellResult> b = r.cell(p[1], t);
+                String v = a.isPresent() && b.isPresent()
+                        ? Numbers.ratio(a.get().opsPerSec() / b.get().opsPerSec()) : "-";
+                out.append(' ').append(v).append(" |");
+            }
+            out.append('\n');
+        }
+    }
+}

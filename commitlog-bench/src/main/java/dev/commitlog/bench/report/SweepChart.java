@@ -1,0 +1,73 @@
+package dev.commitlog.bench.report;
+
+import dev.commitlog.bench.sweep.CellResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * Two charts side by side in one PNG: throughput vs threads and p99 latency vs threads, one line
+ * per column. Threads are on a log2 axis (plotted as log2(threads), labelled as thread counts);
+ * both y axes are logarithmic because the peers span four orders of magnitude. Drawn headless.
+ */
+public final class SweepChart {
+    private static final int WIDTH = 900;
+    private static final int HEIGHT = 600;
+
+    private SweepChart() {
+    }
+
+    public static void write(Path file, SweepResults r) throws IOException {
+        System.setProperty("java.awt.headless", "true");   // no display on a benchmark host
+        List<XYChart> charts = List.of(
+                chart(r, "Throughput", "appends/s", CellResult::opsPerSec),
+                chart(r, "p99 append latency", "microseconds", CellResult::p99Us));
+        BitmapEncoder.saveBitmap(charts, 1, 2, OutputFiles.prepare(file).toString(),
+                BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static XYChart chart(SweepResults r, String title, String yTitle,
+                                 ToDoubleFunction<CellResult> metric) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                .title(title).xAxisTitle("writer threads (log2)").yAxisTitle(yTitle).build();
+        chart.getStyler()
+                .setYAxisLogarithmic(true)
+                .setxAxisTickLabelsFormattingFunction(SweepChart::threadLabel)
+                .setYAxisDecimalPattern("#,##0.##")
+                .setLegendPosition(Styler.LegendPosition.OutsideS)
+                .setLegendLayout(Styler.LegendLayout.Horizontal);
+        for (Column c : r.columns()) {
+            List<Double> x = new ArrayList<>();
+            List<Double> y = new ArrayList<>();
+            for (int t : r.threads()) {
+                r.cell(c.label(), t).ifPresent(cell -> {
+                    double v = metric.applyAsDouble(cell);
+                    if (v > 0 && Double.isFinite(v)) {   // a log axis cannot show 0 or "not measured"
+                        x.add(log2(t));
+                        y.add(v);
+                    }
+                });
+            }
+            if (!x.isEmpty()) {
+                chart.addSeries(c.label(), x, y);
+            }
+        }
+        return chart;
+    }
+
+    private static double log2(int threads) {
+        return Math.log(threads) / Math.log(2);
+    }
+
+    /** Labels whole powers of two with the thread count; other tick positions stay blank. */
+    private static String threadLabel(Double log2) {
+        double rounded = Math.rint(log2);
+        return Math.abs(log2 - rounded) < 1e-9 ? String.valueOf(Math.round(Math.pow(2, rounded))) : "";
+    }
+}

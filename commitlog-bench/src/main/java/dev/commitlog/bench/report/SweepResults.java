@@ -1,0 +1,27 @@
+package dev.commitlog.bench.report;
+
+import dev.commitlog.bench.sweep.CellResult;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything one sweep measured, in the order the reports show it.
+ *
+ * @param header  free text describing the run (date, machine, JDK, cell timing, fdatasync probe)
+ * @param threads the thread counts, one table row each
+ * @param columns the contenders, one table column each
+ * @param cells   one result per (column, threads) that ran
+ */
+public record SweepResults(List<String> header, List<Integer> threads, List<Column> columns,
+                           List<CellResult> cells) {
+
+    public Optional<CellResult> cell(String label, int threadCount) {
+        return cells.stream()
+                .filter(c -> c.threads() == threadCount && c.label().equals(label))
+                .findFirst();
+    }
+
+    public Optional<Column> column(String label) {
+        return columns.stream().filter(c -> c.label().equals(label)).findFirst();
+    }
+}

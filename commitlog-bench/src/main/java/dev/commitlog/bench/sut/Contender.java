@@ -1,0 +1,34 @@
+package dev.commitlog.bench.sut;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * One column of the sweep table: a system in one configuration, able to open a fresh instance in
+ * a directory. Implementations are cheap, immutable descriptions; all state lives in the
+ * {@link SystemUnderTest} they open.
+ */
+public interface Contender {
+
+    /** {@code commitlog} or the peer's name, as written in the CSV's {@code system} column. */
+    String system();
+
+    /** The commit log's mode label ({@code batch}, {@code group-10ms}, ...); empty for peers. */
+    String mode();
+
+    /** Whether an append that returned survives a crash (what the durable ratios compare). */
+    boolean durable();
+
+    /** Opens a fresh instance whose files live under {@code directory} (empty, already created). */
+    SystemUnderTest open(Path directory, int recordBytes) throws IOException;
+
+    /** The column heading: the mode for the commit log, the system name for peers. */
+    default String label() {
+        return mode().isEmpty() ? system() : mode();
+    }
+
+    /** One line for the report saying how the system is configured; shared by a system's columns. */
+    default String settings() {
+        return "";
+    }
+}

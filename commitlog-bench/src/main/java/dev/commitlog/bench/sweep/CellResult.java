@@ -1,0 +1,27 @@
+package dev.commitlog.bench.sweep;
+
+/**
+ * What one cell (one system, one mode, one thread count) measured. A value that was not measured
+ * (flushes of a system that does not count them, records per flush when no flush happened) is
+ * {@link Double#NaN} and is written as an empty CSV field.
+ *
+ * @param system          {@code commitlog} or the peer's name
+ * @param mode            the commit log's mode label; empty for peers
+ * @param threads         closed-loop writer threads
+ * @param opsPerSec       appends completed per second of the measured window, all threads
+ * @param p50Us           median append latency, microseconds
+ * @param p99Us           99th percentile append latency, microseconds
+ * @param p999Us          99.9th percentile append latency, microseconds
+ * @param flushesPerSec   the system's own flush count over the window, per second
+ * @param recordsPerFlush records the system made durable per flush over the window
+ * @param bytesPerSec     payload bytes appended per second (ops/s x record size)
+ */
+public record CellResult(String system, String mode, int threads, double opsPerSec,
+                         double p50Us, double p99Us, double p999Us,
+                         double flushesPerSec, double recordsPerFlush, double bytesPerSec) {
+
+    /** The column this cell belongs to in the tables: the mode for the commit log, else the system. */
+    public String label() {
+        return mode.isEmpty() ? system : mode;
+    }
+}

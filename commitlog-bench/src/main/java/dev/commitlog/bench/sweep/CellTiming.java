@@ -1,0 +1,15 @@
+package dev.commitlog.bench.sweep;
+
+import java.time.Duration;
+
+/**
+ * How long each cell warms up (appending, not measured: JIT, page cache, segment allocation) and
+ * then measures.
+ */
+public record CellTiming(Duration warmup, Duration measure) {
+
+    /** Short cells so that the default sweep of every mode and peer fits in about 3 minutes. */
+    public static final CellTiming DEFAULT = new CellTiming(Duration.ofMillis(1000), Duration.ofMillis(2000));
+    /** {@code --full}: long enough for steadier figures and several Periodic syncs per cell. */
+    public static final CellTiming FULL = new CellTiming(Duration.ofSeconds(5), Duration.ofSeconds(20));
+}

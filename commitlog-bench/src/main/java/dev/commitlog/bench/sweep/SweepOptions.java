@@ -1,0 +1,192 @@
+package dev.commitlog.bench.sweep;
+
+import dev.commitlog.bench.UsageException;
+import dev.commitlog.bench.peer.PeerCatalog;
+import dev.commitlog.bench.sut.CommitLogModes;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The sweep's command line. Flags are stable and scriptable; a bad flag or value is a
+ * {@link UsageException} naming it. Explicit {@code --seconds}/{@code --warmup-seconds} win over
+ * {@code --full} whatever their order.
+ */
+public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
+                           CellTiming timing, int recordBytes, Path dir, List<String> peers,
+                           Path csv, Path chart, Path markdown, boolean keep, boolean help) {
+
+    public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
+    public static final int DEFAULT_RECORD_BYTES = 100;
+    public static final int MAX_RECORD_BYTES = 1 << 20;
+    public static final int MAX_THREADS = 4096;
+    public static final Path DEFAULT_OUTPUT = Path.of("bench-out");
+
+    public static final String USAGE = String.join("\n",
+            "usage: java -jar commitlog-bench.jar sweep [flags]",
+            "       java -jar commitlog-bench.jar jmh [JMH args]   (e.g. -prof gc; -h for JMH's help)",
+            "",
+            "Closed-loop append sweep: every commit-log sync mode and every peer, at each thread count.",
+            "",
+            "  --threads LIST          writer threads per cell (default 1,2,4,8,16,32,64,128,256)",
+            "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + ")",
+            "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 10)",
+            "  --seconds N             measured seconds per cell (default 2; --full: 20)",
+            "  --warmup-seconds N      unmeasured warmup per cell (default 1; --full: 5)",
+            "  --full                  longer cells",
+            "  --record-bytes N        record payload size (default 100)",
+            "  --dir DIR               where cell directories are made (default: ./bench-out/tmp-*)",
+            "  --peers LIST            " + String.join(",", PeerCatalog.names()) + " (default all), or none",
+            "  --csv FILE              CSV output (default bench-out/sweep.csv)",
+            "  --markdown FILE         markdown report (default bench-out/sweep.md)",
+            "  --chart FILE.png        throughput and p99 chart (default bench-out/sweep.png)",
+            "  --keep                  leave each cell's directory in place",
+            "  --help                  this text");
+
+    /** Parses the arguments that follow {@code sweep}. */
+    public static SweepOptions parse(List<String> args) throws UsageException {
+        List<Integer> threads = DEFAULT_THREADS;
+        List<String> modes = CommitLogModes.names();
+        List<Integer> windows = List.of(10);
+        Double seconds = null;
+        Double warmup = null;
+        boolean full = false;
+        int recordBytes = DEFAULT_RECORD_BYTES;
+        Path dir = null;
+        List<String> peers = PeerCatalog.names();
+        Path csv = DEFAULT_OUTPUT.resolve("sweep.csv");
+        Path chart = DEFAULT_OUTPUT.resolve("sweep.png");
+        Path markdown = DEFAULT_OUTPUT.resolve("sweep.md");
+        boolean keep = false;
+        boolean help = false;
+
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            String flag = arg;
+            String inline = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                flag = arg.substring(0, eq);
+                inline = arg.substring(eq + 1);
+            }
+            switch (flag) {
+                case "--help", "-h" -> help = true;
+                case "--full" -> full = true;
+                case "--keep" -> keep = true;
+                default -> {
+                    String value;
+                    if (inline != null) {
+                        value = inline;
+                    } else if (i + 1 < args.size()) {
+                        value = args.get(++i);
+                    } else {
+                        throw new UsageException(flag.startsWith("-") && isValued(flag)
+                                ? flag + " needs a value" : "unknown argument " + flag);
+                    }
+                    String name = flag;   // effectively final, for the parsers below
+                    switch (name) {
+                        case "--threads" -> threads = list(name, value, v -> intIn(name, v, 1, MAX_THREADS));
+                        case "--modes" -> modes = list(name, value, v -> mode(name, v));
+                        case "--group-window-ms" -> windows = list(name, value, v -> intIn(name, v, 0, 60_000));
+                        case "--seconds" -> seconds = seconds(name, value, false);
+                        case "--warmup-seconds" -> warmup = seconds(name, value, true);
+                        case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
+                        case "--dir" -> dir = path(name, value);
+                        case "--peers" -> peers = value.equals("none") ? List.of() : list(name, value, v -> peer(name, v));
+                        case "--csv" -> csv = path(name, value);
+                        case "--chart" -> chart = path(name, value);
+                        case "--markdown" -> markdown = path(name, value);
+                        default -> throw new UsageException("unknown argument " + arg);
+                    }
+                }
+            }
+        }
+        CellTiming base = full ? CellTiming.FULL : CellTiming.DEFAULT;
+        CellTiming timing = new CellTiming(
+                warmup == null ? base.warmup() : duration(warmup),
+                seconds == null ? base.measure() : duration(seconds));
+        return new SweepOptions(threads, modes, windows, timing, recordBytes, dir, peers,
+                csv, chart, markdown, keep, help);
+    }
+
+    private static boolean isValued(String flag) {
+        return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds",
+                "--record-bytes", "--dir", "--peers", "--csv", "--chart", "--markdown").contains(flag);
+    }
+
+    private interface Parser<T> {
+        T parse(String value) throws UsageException;
+    }
+
+    private static <T> List<T> list(String flag, String value, Parser<T> parser) throws UsageException {
+        Set<T> seen = new LinkedHashSet<>();
+        for (String part : value.split(",", -1)) {
+            T parsed = parser.parse(part.trim());
+            if (!seen.add(parsed)) {
+                throw new UsageException(flag + ": " + part.trim() + " is listed twice");
+            }
+        }
+        return List.copyOf(new ArrayList<>(seen));
+    }
+
+    private static int intIn(String flag, String value, int min, int max) throws UsageException {
+        try {
+            int n = Integer.parseInt(value);
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below with the accepted range
+        }
+        throw new UsageException(flag + ": '" + value + "' is not an integer in " + min + ".." + max);
+    }
+
+    private static double seconds(String flag, String value, boolean zeroAllowed) throws UsageException {
+        try {
+            double s = Double.parseDouble(value);
+            if (Double.isFinite(s) && (s > 0 || (zeroAllowed && s == 0)) && s <= 86_400) {
+                return s;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(flag + ": '" + value + "' is not a number of seconds "
+                + (zeroAllowed ? ">= 0" : "> 0"));
+    }
+
+    private static Duration duration(double seconds) {
+        return Duration.ofNanos(Math.round(seconds * 1e9));
+    }
+
+    private static String mode(String flag, String value) throws UsageException {
+        String m = value.toLowerCase(Locale.ROOT);
+        if (!CommitLogModes.names().contains(m)) {
+            throw new UsageException(flag + ": unknown mode '" + value + "' (modes: "
+                    + String.join(",", CommitLogModes.names()) + ")");
+        }
+        return m;
+    }
+
+    private static String peer(String flag, String value) throws UsageException {
+        if (!PeerCatalog.exists(value)) {
+            throw new UsageException(flag + ": unknown peer '" + value + "' (peers: "
+                    + String.join(",", PeerCatalog.names()) + ", or none)");
+        }
+        return value;
+    }
+
+    private static Path path(String flag, String value) throws UsageException {
+        if (value.isBlank()) {
+            throw new UsageException(flag + ": empty path");
+        }
+        try {
+            return Path.of(value);
+        } catch (RuntimeException e) {
+            throw new UsageException(flag + ": bad path '" + value + "'");
+        }
+    }
+}
