@@ -1,0 +1,195 @@
+package dev.commitlog.config;
+
+import dev.commitlog.config.CommitLogConfig.Builder;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Each setting's default and rules, one method per key: the single validation that both the YAML
+ * loader and the builder go through. A method receives the settings it depends on already resolved.
+ * Messages name the YAML key, the value (as the YAML spelled it, when it came from YAML) and what
+ * is allowed.
+ */
+final class ConfigRules {
+    static final Duration DEFAULT_SYNC_PERIOD = Duration.ofMillis(10_000);
+    static final Duration DEFAULT_GROUP_WINDOW = Duration.ofMillis(10);
+    static final long DEFAULT_SEGMENT_SIZE = 32L << 20;
+    static final long DEFAULT_TOTAL_SPACE = 8L << 30;
+    static final Set<PosixFilePermission> DEFAULT_FILE_PERMISSIONS = Collections.unmodifiableSet(
+            EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
+
+    /** Segments are written in whole pages; 4KiB is the page and block size we align to. */
+    static final long SEGMENT_ALIGNMENT = 4096;
+    static final long MIN_SEGMENT_SIZE = 64L << 10;
+    static final long MAX_SEGMENT_SIZE = 1L << 30;
+    /** Durations are used as nanosecond counts (System.nanoTime arithmetic), so must fit a long. */
+    static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);
+
+    private ConfigRules() {
+    }
+
+    static Path directory(Builder given) {
+        ConfigKey key = ConfigKey.COMMITLOG_DIRECTORY;
+        if (given.directory == null) {
+            throw new ConfigException(key.toString(), null,
+                    key + ": is required but missing; expected the directory for segment files (e.g. " + key.example + ")");
+        }
+        String shown = shown(given, key, given.directory.toString());
+        if (given.directory.toString().isEmpty()) {
+            throw ConfigException.invalid(key, shown, "is empty; expected a directory (e.g. " + key.example + ")");
+        }
+        try {
+            // As Cassandra does: a relative directory is relative to the JVM's working directory,
+            // not to the YAML file. Resolved once here so logs and toString show the real place.
+            return given.directory.toAbsolutePath().normalize();
+        } catch (java.io.IOError | SecurityException | InvalidPathException e) {
+            throw new ConfigException(key.toString(), shown,
+                    key + ": '" + shown + "' cannot be made absolute (" + e.getMessage() + ")", e);
+        }
+    }
+
+    static Duration syncPeriod(Builder given, SyncMode mode) {
+        ConfigKey key = ConfigKey.COMMITLOG_SYNC_PERIOD;
+        if (given.syncPeriod == null) {
+            return DEFAULT_SYNC_PERIOD;
+        }
+        String shown = shown(given, key, Units.formatDuration(given.syncPeriod));
+        requireMode(key, shown, mode, SyncMode.PERIODIC);
+        return positive(key, shown, given.syncPeriod);
+    }
+
+    static Duration groupWindow(Builder given, SyncMode mode) {
+        ConfigKey key = ConfigKey.COMMITLOG_SYNC_GROUP_WINDOW;
+        if (given.groupWindow == null) {
+            return DEFAULT_GROUP_WINDOW;
+        }
+        String shown = shown(given, key, Units.formatDuration(given.groupWindow));
+        requireMode(key, shown, mode, SyncMode.GROUP);
+        return positive(key, shown, given.groupWindow);
+    }
+
+    static Duration periodicLagBlock(Builder given, SyncMode mode, Duration syncPeriod) {
+        ConfigKey key = ConfigKey.PERIODIC_COMMITLOG_SYNC_LAG_BLOCK;
+        Duration byDefault = syncPeriod.plus(syncPeriod.dividedBy(2));
+        if (byDefault.compareTo(MAX_DURATION) > 0) {
+            byDefault = MAX_DURATION; // a period near the maximum: the lag block can be no longer
+        }
+        if (given.periodicLagBlock == null) {
+            return byDefault;
+        }
+        String shown = shown(given, key, Units.formatDuration(given.periodicLagBlock));
+        requireMode(key, shown, mode, SyncMode.PERIODIC);
+        Duration lagBlock = positive(key, shown, given.periodicLagBlock);
+        // Writers block when the last sync is older than this; shorter than the period, they would
+        // block on every period even when the sync thread keeps up.
+        if (lagBlock.compareTo(syncPeriod) < 0) {
+            throw ConfigException.invalid(key, shown, "is shorter than " + ConfigKey.COMMITLOG_SYNC_PERIOD + " ("
+                    + Units.formatDuration(syncPeriod) + "); expected at least the period (by default it is 1.5 x the period, "
+                    + Units.formatDuration(byDefault) + ")");
+        }
+        return lagBlock;
+    }
+
+    static int segmentSize(Builder given) {
+        ConfigKey key = ConfigKey.COMMITLOG_SEGMENT_SIZE;
+        if (given.segmentSize == null) {
+            return (int) DEFAULT_SEGMENT_SIZE;
+        }
+        long size = given.segmentSize;
+        String shown = shown(given, key, Units.formatSize(size));
+        String allowed = "expected a multiple of 4096 bytes (4KiB) from 64KiB to 1GiB (e.g. " + key.example + ")";
+        if (size < MIN_SEGMENT_SIZE || size > MAX_SEGMENT_SIZE) {
+            throw ConfigException.invalid(key, shown, "is out of range; " + allowed);
+        }
+        if (size % SEGMENT_ALIGNMENT != 0) {
+            throw ConfigException.invalid(key, shown, "is not a multiple of 4096 bytes; " + allowed);
+        }
+        return (int) size;
+    }
+
+    static int maxRecordSize(Builder given, int segmentSize) {
+        ConfigKey key = ConfigKey.MAX_RECORD_SIZE;
+        if (given.maxRecordSize == null) {
+            return segmentSize / 2;
+        }
+        long size = given.maxRecordSize;
+        String shown = shown(given, key, Units.formatSize(size));
+        // A record never spans segments, so it must fit in what a segment leaves after its overhead.
+        long limit = (long) segmentSize - CommitLogConfig.SEGMENT_OVERHEAD_BYTES;
+        String allowed = "expected 1B to " + ConfigKey.COMMITLOG_SEGMENT_SIZE + " (" + Units.formatSize(segmentSize)
+                + ") minus " + CommitLogConfig.SEGMENT_OVERHEAD_BYTES + "B of segment overhead, i.e. at most "
+                + Units.formatSize(limit) + " (by default half the segment size)";
+        if (size < 1) {
+            throw ConfigException.invalid(key, shown, "is too small; " + allowed);
+        }
+        if (size > limit) {
+            throw ConfigException.invalid(key, shown, "does not fit in a segment; " + allowed);
+        }
+        return (int) size;
+    }
+
+    static long totalSpace(Builder given, int segmentSize) {
+        ConfigKey key = ConfigKey.COMMITLOG_TOTAL_SPACE;
+        if (given.totalSpace == null) {
+            return DEFAULT_TOTAL_SPACE;
+        }
+        long space = given.totalSpace;
+        // One segment being written and one being recycled or replayed is the least that works.
+        long least = 2L * segmentSize;
+        if (space < least) {
+            throw ConfigException.invalid(key, shown(given, key, Units.formatSize(space)), "is too small; expected at least 2 x "
+                    + ConfigKey.COMMITLOG_SEGMENT_SIZE + " (" + Units.formatSize(segmentSize) + "), i.e. "
+                    + Units.formatSize(least) + " (e.g. " + key.example + ")");
+        }
+        return space;
+    }
+
+    static Set<PosixFilePermission> filePermissions(Builder given) {
+        ConfigKey key = ConfigKey.COMMITLOG_FILE_MODE;
+        if (given.filePermissions == null) {
+            return DEFAULT_FILE_PERMISSIONS;
+        }
+        Set<PosixFilePermission> permissions = given.filePermissions;
+        String shown = shown(given, key, FileMode.format(permissions));
+        // The log reads back what it wrote, so the owner needs both; segments are data, never run.
+        if (!permissions.contains(PosixFilePermission.OWNER_READ) || !permissions.contains(PosixFilePermission.OWNER_WRITE)) {
+            throw ConfigException.invalid(key, shown,
+                    "does not let the owner read and write; expected a mode with owner rw- and no execute bits (e.g. \"0600\")");
+        }
+        if (permissions.contains(PosixFilePermission.OWNER_EXECUTE) || permissions.contains(PosixFilePermission.GROUP_EXECUTE)
+                || permissions.contains(PosixFilePermission.OTHERS_EXECUTE)) {
+            throw ConfigException.invalid(key, shown,
+                    "has execute bits; expected a mode with owner rw- and no execute bits (e.g. \"0600\")");
+        }
+        return Collections.unmodifiableSet(EnumSet.copyOf(permissions));
+    }
+
+    /** A setting that only one sync mode uses, given explicitly with another mode, is a mistake. */
+    private static void requireMode(ConfigKey key, String shown, SyncMode mode, SyncMode usedBy) {
+        if (mode != usedBy) {
+            throw ConfigException.invalid(key, shown, "is only used when " + ConfigKey.COMMITLOG_SYNC + " is "
+                    + YamlNames.of(usedBy) + ", but " + ConfigKey.COMMITLOG_SYNC + " is " + YamlNames.of(mode)
+                    + "; remove it, or set " + ConfigKey.COMMITLOG_SYNC + ": " + YamlNames.of(usedBy));
+        }
+    }
+
+    private static Duration positive(ConfigKey key, String shown, Duration duration) {
+        if (duration.isNegative() || duration.isZero()) {
+            throw ConfigException.invalid(key, shown, "is not positive; " + "expected a duration greater than zero (e.g. " + key.example + ")");
+        }
+        if (duration.compareTo(MAX_DURATION) > 0) {
+            throw ConfigException.invalid(key, shown, "is too long; expected at most 106751d (e.g. " + key.example + ")");
+        }
+        return duration;
+    }
+
+    /** The value as the YAML spelled it, else as this library formats it. */
+    private static String shown(Builder given, ConfigKey key, String formatted) {
+        return given.spelling.getOrDefault(key, formatted);
+    }
+}

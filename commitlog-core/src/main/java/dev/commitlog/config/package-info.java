@@ -1,0 +1,11 @@
+/**
+ * Commit log configuration: {@link dev.commitlog.config.CommitLogConfig}, read from YAML
+ * ({@code conf/commitlog.yaml} documents every key) or built in code.
+ *
+ * <p>Data flow: {@code YamlConfigLoader} reads the YAML node tree and converts each scalar's text
+ * ({@code Units} for durations and sizes, {@code FileMode} for the octal mode, {@code YamlNames} for
+ * enum names) into a {@code CommitLogConfig.Builder}; {@code Builder.build()} applies the defaults and
+ * every rule ({@code ConfigRules}), so YAML and code share one validation. Every failure is a
+ * {@link dev.commitlog.config.ConfigException} naming the YAML key, the value given and what is allowed.
+ */
+package dev.commitlog.config;

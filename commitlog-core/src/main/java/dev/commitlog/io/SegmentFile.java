@@ -1,0 +1,34 @@
+package dev.commitlog.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * One segment file, mapped into memory whole. Writers store into {@link #buffer()}; nothing is
+ * durable until {@link #flush} returns.
+ *
+ * <p>Assumptions and guarantees: {@link #flush} is called by one thread at a time (the sync thread,
+ * or recovery before it starts). A flush that throws has made no promise: the caller must treat
+ * every byte not covered by an earlier successful flush as possibly lost, and must not retry the
+ * flush and then believe it (the kernel may have dropped the dirty pages; PostgreSQL "fsyncgate").
+ */
+public interface SegmentFile extends AutoCloseable {
+    Path path();
+
+    /** The file's length in bytes, which never changes while it is open. */
+    int size();
+
+    /** The mapped file: a direct buffer over all of it; callers use absolute offsets and never move it. */
+    ByteBuffer buffer();
+
+    /**
+     * Makes bytes {@code [from, to)} durable (a synchronous msync or fdatasync). Returns only when
+     * the device has acknowledged them.
+     */
+    void flush(int from, int to) throws IOException;
+
+    /** Unmaps the file. The caller guarantees no thread touches {@link #buffer()} afterwards. */
+    @Override
+    void close();
+}

@@ -1,0 +1,140 @@
+package dev.commitlog.replay;
+
+import static dev.commitlog.record.RecordDescriptor.ALIGNMENT;
+import static dev.commitlog.record.RecordDescriptor.END_MARKER_LENGTH;
+import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
+import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.record.RecordDescriptor.alignedLength;
+
+import dev.commitlog.record.FrameChecksum;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Reads the frame at an offset of one segment and says what it is, checking everything the
+ * format lets it check. It decides nothing about what a bad frame means (torn tail or corruption):
+ * that depends on where the frame is relative to the durable mark, which {@link LogWalker} knows.
+ * Reuses its buffers, so scanning allocates nothing per frame.
+ */
+final class FrameScanner {
+    enum Kind {
+        /** A record whose checksum verified. */
+        RECORD,
+        /** An aborted claim whose checksum verified; holds no record. */
+        ABORTED,
+        /** A verified end-of-segment marker. */
+        END,
+        /** A zero length word: nothing was ever published here. */
+        UNWRITTEN,
+        /** Anything else; {@link #reason()} says what. */
+        BAD
+    }
+
+    private final FrameChecksum checksum = new FrameChecksum();
+    private ByteBuffer segment;
+    private ByteBuffer payloadView;
+    private long basePosition;
+    private int recordLimit;
+
+    private int frameOffset;
+    private int alignedLength;
+    private int payloadLength;
+    private String reason;
+
+    /** Points the scanner at a segment's mapped bytes. */
+    void reset(ByteBuffer segmentBytes, long basePosition) {
+        this.segment = segmentBytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.payloadView = segmentBytes.duplicate();
+        this.basePosition = basePosition;
+        this.recordLimit = segmentBytes.capacity() - END_MARKER_LENGTH;
+    }
+
+    /** Classifies the frame at {@code offset} (which must be 8-byte aligned). */
+    Kind scan(int offset) {
+        frameOffset = offset;
+        alignedLength = 0;
+        payloadLength = 0;
+        reason = null;
+        if (offset > recordLimit) {
+            return bad("no room for a frame header at offset " + offset + " (segment ends at " + segment.capacity() + ")");
+        }
+        int length = segment.getInt(offset);
+        long position = basePosition + offset;
+        if (length == 0) {
+            return Kind.UNWRITTEN;
+        }
+        if (length == END_OF_SEGMENT) {
+            return checksum.headerOnly(position, length) == storedCrc(offset) ? Kind.END
+                    : bad("end-of-segment marker with a bad checksum");
+        }
+        if (length < 0) {
+            int skip = -length;
+            if (skip < HEADER_LENGTH || skip % ALIGNMENT != 0 || (long) offset + skip > recordLimit) {
+                return bad("aborted-claim length " + skip + " is not a valid frame size here");
+            }
+            if (checksum.headerOnly(position, length) != storedCrc(offset)) {
+                return bad("aborted-claim marker with a bad checksum");
+            }
+            alignedLength = skip;
+            return Kind.ABORTED;
+        }
+        if (length < HEADER_LENGTH) {
+            return bad("frame length " + length + " is shorter than the " + HEADER_LENGTH + "-byte frame header");
+        }
+        int aligned = alignedLength(length);
+        if (aligned < 0 || (long) offset + aligned > recordLimit) {
+            return bad("frame length " + length + " runs past the end of the segment");
+        }
+        int payload = length - HEADER_LENGTH;
+        payloadView.limit(offset + length).position(offset + HEADER_LENGTH);
+        int computed = checksum.begin(position, length).update(payloadView).value();
+        int stored = storedCrc(offset);
+        if (computed != stored) {
+            return bad(String.format("checksum mismatch (stored 0x%08x, computed 0x%08x) for a %d-byte record", stored, computed, payload));
+        }
+        alignedLength = aligned;
+        payloadLength = payload;
+        return Kind.RECORD;
+    }
+
+    /** After a BAD frame: the next aligned offset after {@code from} that holds a verified record or marker, or -1. */
+    int resync(int from) {
+        for (int offset = from + ALIGNMENT; offset <= recordLimit; offset += ALIGNMENT) {
+            Kind kind = scan(offset);
+            if (kind == Kind.RECORD || kind == Kind.END) {
+                return offset;
+            }
+        }
+        return -1;
+    }
+
+    private int storedCrc(int offset) {
+        return segment.getInt(offset + 4);
+    }
+
+    private Kind bad(String why) {
+        reason = why;
+        return Kind.BAD;
+    }
+
+    int frameOffset() {
+        return frameOffset;
+    }
+
+    /** Bytes to the next frame, for RECORD and ABORTED. */
+    int alignedLength() {
+        return alignedLength;
+    }
+
+    int payloadOffset() {
+        return frameOffset + HEADER_LENGTH;
+    }
+
+    int payloadLength() {
+        return payloadLength;
+    }
+
+    String reason() {
+        return reason;
+    }
+}

@@ -1,0 +1,144 @@
+package dev.commitlog.replay;
+
+import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.io.SegmentFile;
+import dev.commitlog.io.StorageLayer;
+import dev.commitlog.segment.Segment;
+import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentHeaderException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens an existing log directory for appending: finds where valid data ends, cuts off the torn
+ * or unflushed tail after it, and hands back the segment to append to next.
+ *
+ * <p>What it guarantees on return: every segment file left in the directory is flushed (a process
+ * that was killed may have left records in the page cache that were never flushed; they are
+ * flushed now, before anything is called durable); the tail segment holds zeros after the end;
+ * files that only held data past the end are deleted, and the directory is synced.
+ */
+public final class LogRecovery {
+    private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
+
+    /** The result: the segment to append to and the offset of its first free byte. */
+    public record Recovered(Segment tail, int firstFreeOffset, long endPosition, long records, long damaged,
+                            List<SegmentRef> segments) {
+    }
+
+    private LogRecovery() {
+    }
+
+    public static Recovered recover(Path directory, StorageLayer storage, int segmentSize, Set<PosixFilePermission> permissions,
+                                    ReplayPolicy policy, CorruptionListener listener) throws IOException {
+        boolean directoryChanged = deleteTemporaryFiles(directory, storage);
+        List<SegmentRef> segments = SegmentRef.list(storage, directory);
+        long tailFrom = highestDurableMark(segments, storage);
+
+        LogWalker walker = new LogWalker(storage, policy, listener);
+        LogWalker.End end = walker.walk(segments, 0, Long.MAX_VALUE, tailFrom, (position, bytes, offset, length) -> { });
+
+        List<SegmentRef> kept = new ArrayList<>(segments);
+        Segment tail;
+        int firstFree;
+        if (end.insideSegment()) {
+            // Files after the end hold only data that follows a hole: never acknowledged, so dropped.
+            for (int i = segments.size() - 1; i > end.segmentIndex(); i--) {
+                LOG.warn("commit log recovery: deleting {}: it follows the end of the log at position {}", segments.get(i).path(), end.position());
+                storage.delete(segments.get(i).path());
+                kept.remove(i);
+                directoryChanged = true;
+            }
+            SegmentRef ref = segments.get(end.segmentIndex());
+            SegmentFile file = storage.open(ref.path(), true);
+            SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+            zeroFrom(file, end.offset());
+            file.flush(0, file.size());
+            tail = new Segment(header.segmentId(), header.basePosition(), file, end.offset());
+            firstFree = end.offset();
+        } else {
+            long nextId = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).id() + 1;
+            Path path = directory.resolve(SegmentDescriptor.fileName(nextId));
+            SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(nextId, end.position(), segmentSize), permissions);
+            tail = new Segment(nextId, end.position(), file, SegmentDescriptor.HEADER_LENGTH);
+            firstFree = SegmentDescriptor.HEADER_LENGTH;
+            kept.add(new SegmentRef(nextId, path));
+        }
+        flushAll(kept, tail, storage);
+        if (directoryChanged) {
+            storage.syncDirectory(directory);
+        }
+        if (!segments.isEmpty()) {
+            LOG.info("commit log recovered {}: {} records in {} segments, appending at position {}{}", directory, walker.records(),
+                    kept.size(), end.position(), walker.damaged() > 0 ? " (" + walker.damaged() + " damaged frames reported)" : "");
+        }
+        return new Recovered(tail, firstFree, end.position(), walker.records(), walker.damaged(), List.copyOf(kept));
+    }
+
+    private static boolean deleteTemporaryFiles(Path directory, StorageLayer storage) throws IOException {
+        boolean deleted = false;
+        for (Path file : storage.list(directory)) {
+            String name = file.getFileName().toString();
+            if (name.startsWith(SegmentDescriptor.FILE_PREFIX) && name.endsWith(SegmentDescriptor.TEMP_SUFFIX)) {
+                // A segment whose creation a crash interrupted: it was never renamed into place, never used.
+                storage.delete(file);
+                deleted = true;
+            }
+        }
+        return deleted;
+    }
+
+    /** The highest valid durable mark of any segment: everything below it was flushed once. */
+    private static long highestDurableMark(List<SegmentRef> segments, StorageLayer storage) throws IOException {
+        long mark = 0;
+        for (SegmentRef ref : segments) {
+            try (SegmentFile file = storage.open(ref.path(), false)) {
+                mark = Math.max(mark, SegmentHeader.decode(file.buffer(), ref.id(), file.size()).durableMark());
+            } catch (SegmentHeaderException e) {
+                // Reported by the walk, under the replay policy.
+            }
+        }
+        return mark;
+    }
+
+    /** Zeroes the tail from {@code offset}, touching only pages that are not zero already. */
+    private static void zeroFrom(SegmentFile file, int offset) {
+        ByteBuffer bytes = file.buffer();
+        int size = file.size();
+        int i = offset;
+        for (; i < size && (i & 7) != 0; i++) {
+            if (bytes.get(i) != 0) {
+                bytes.put(i, (byte) 0);
+            }
+        }
+        for (; i + 8 <= size; i += 8) {
+            if (bytes.getLong(i) != 0) {
+                bytes.putLong(i, 0);
+            }
+        }
+        for (; i < size; i++) {
+            if (bytes.get(i) != 0) {
+                bytes.put(i, (byte) 0);
+            }
+        }
+    }
+
+    private static void flushAll(List<SegmentRef> segments, Segment tail, StorageLayer storage) throws IOException {
+        for (SegmentRef ref : segments) {
+            if (ref.id() == tail.id()) {
+                continue; // already flushed after zeroing, or just created
+            }
+            try (SegmentFile file = storage.open(ref.path(), true)) {
+                file.flush(0, file.size());
+            }
+        }
+    }
+}

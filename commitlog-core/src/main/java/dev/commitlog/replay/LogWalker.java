@@ -1,0 +1,148 @@
+package dev.commitlog.replay;
+
+import dev.commitlog.CorruptLogException;
+import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.io.SegmentFile;
+import dev.commitlog.io.StorageLayer;
+import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentHeaderException;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Walks the segment files in position order, verifying every frame, and decides what each bad
+ * frame means. The one rule that separates a torn tail from corruption: a crash can only damage
+ * what was never flushed, and everything below {@code tailFrom} (the highest durable mark any
+ * segment header carries, see {@code SegmentDescriptor}) was flushed. So an unwritten or bad frame
+ * at or after {@code tailFrom} is where the log ends; one before it is damage, handled by the
+ * {@link ReplayPolicy}.
+ */
+final class LogWalker {
+    private static final String ADVICE = "To open the log anyway, set commitlog_replay_policy: skip_corrupt (skips and reports "
+            + "each damaged record) or truncate the log at this position with the command-line tool";
+
+    /** Where and why a walk ended. */
+    record End(long position, int segmentIndex, int offset, boolean insideSegment) {
+    }
+
+    private final StorageLayer storage;
+    private final ReplayPolicy policy;
+    private final CorruptionListener listener;
+    private final FrameScanner scanner = new FrameScanner();
+    private long records;
+    private long damaged;
+
+    LogWalker(StorageLayer storage, ReplayPolicy policy, CorruptionListener listener) {
+        this.storage = storage;
+        this.policy = policy;
+        this.listener = listener;
+    }
+
+    /**
+     * Visits every verified record with {@code from <= position < limit}.
+     *
+     * @param tailFrom positions at or after this may end the log (torn or unwritten tail);
+     *                 pass {@code limit} when the whole range is known durable (replay of a live log)
+     * @return where the walk stopped: inside a segment (the tail), or after the last complete one
+     */
+    End walk(List<SegmentRef> segments, long from, long limit, long tailFrom, FrameVisitor visitor) throws IOException {
+        long expectedBase = -1;
+        for (int index = 0; index < segments.size(); index++) {
+            SegmentRef ref = segments.get(index);
+            try (SegmentFile file = storage.open(ref.path(), false)) {
+                SegmentHeader header;
+                try {
+                    header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+                } catch (SegmentHeaderException e) {
+                    damage(ref, 0, Math.max(expectedBase, 0), "damaged segment header: " + e.getMessage(), "segment skipped");
+                    continue;
+                }
+                if (expectedBase >= 0 && header.basePosition() != expectedBase) {
+                    damage(ref, 0, expectedBase, "log positions " + expectedBase + " to " + header.basePosition()
+                            + " are missing (a segment file is gone or was renamed)", "gap skipped");
+                }
+                expectedBase = header.endPosition();
+                if (header.endPosition() <= from) {
+                    continue;
+                }
+                End end = walkSegment(ref, index, file, header, from, limit, tailFrom, visitor);
+                if (end != null) {
+                    return end;
+                }
+            }
+        }
+        return new End(Math.max(expectedBase, 0), segments.size(), 0, false);
+    }
+
+    /** Returns null when the segment ended with its end marker (or was abandoned after damage). */
+    private End walkSegment(SegmentRef ref, int index, SegmentFile file, SegmentHeader header, long from, long limit,
+                            long tailFrom, FrameVisitor visitor) {
+        long base = header.basePosition();
+        scanner.reset(file.buffer(), base);
+        visitor.onSegment(file.buffer());
+        int offset = SegmentDescriptor.HEADER_LENGTH;
+        for (;;) {
+            long position = base + offset;
+            if (position >= limit) {
+                return new End(position, index, offset, true);
+            }
+            FrameScanner.Kind kind = scanner.scan(offset);
+            switch (kind) {
+                case RECORD -> {
+                    records++;
+                    if (position >= from) {
+                        visitor.onRecord(position, file.buffer(), scanner.payloadOffset(), scanner.payloadLength());
+                    }
+                    offset += scanner.alignedLength();
+                }
+                case ABORTED -> offset += scanner.alignedLength();
+                case END -> {
+                    return null;
+                }
+                case UNWRITTEN, BAD -> {
+                    String reason = kind == FrameScanner.Kind.UNWRITTEN ? "no frame was ever written here" : scanner.reason();
+                    if (position >= tailFrom) {
+                        // Never flushed, so a crash may have torn or lost it: this is where the log ends.
+                        if (kind == FrameScanner.Kind.BAD) {
+                            if (policy == ReplayPolicy.STRICT) {
+                                throw new CorruptLogException(ref.path(), offset, position, "torn tail: " + reason, ADVICE);
+                            }
+                            damaged++;
+                            listener.onCorruption(ref.path(), offset, position, "torn tail: " + reason,
+                                    "log ends here; the unflushed tail after it is discarded");
+                        }
+                        return new End(position, index, offset, true);
+                    }
+                    // Below the durable mark this data was flushed once: a crash cannot explain it.
+                    damage(ref, offset, position, reason, "record skipped");
+                    int next = scanner.resync(offset);
+                    if (next < 0) {
+                        listener.onCorruption(ref.path(), offset, position, "no valid frame after the damage in this segment",
+                                "rest of segment skipped");
+                        return null;
+                    }
+                    offset = next;
+                }
+                default -> throw new IllegalStateException(kind.toString());
+            }
+        }
+    }
+
+    /** Damage where a crash cannot explain it: the policy decides. */
+    private void damage(SegmentRef ref, long offset, long position, String reason, String action) {
+        damaged++;
+        if (policy != ReplayPolicy.SKIP_CORRUPT) {
+            throw new CorruptLogException(ref.path(), offset, position, reason, ADVICE);
+        }
+        listener.onCorruption(ref.path(), offset, position, reason, action);
+    }
+
+    long records() {
+        return records;
+    }
+
+    long damaged() {
+        return damaged;
+    }
+}

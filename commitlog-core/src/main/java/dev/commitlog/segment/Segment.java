@@ -1,0 +1,147 @@
+package dev.commitlog.segment;
+
+import static dev.commitlog.record.RecordDescriptor.CRC_OFFSET;
+import static dev.commitlog.record.RecordDescriptor.END_MARKER_LENGTH;
+import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
+import static dev.commitlog.record.RecordDescriptor.LENGTH_OFFSET;
+import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
+
+import com.lmax.disruptor.Sequence;
+import dev.commitlog.io.SegmentFile;
+import dev.commitlog.record.FrameChecksum;
+import java.nio.ByteBuffer;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * One mapped segment file that appenders write frames into.
+ *
+ * <p>Assumptions and guarantees:
+ * <ul>
+ *   <li>Space is claimed with {@link #claim}, an atomic add on the tail (never a lock, never a
+ *       retry loop): each claim gets a distinct range. A claim whose range ends past
+ *       {@link #recordLimit()} failed; exactly one failed claim starts at or before the limit, and
+ *       its owner writes the end-of-segment marker there (space for it is always reserved).</li>
+ *   <li>A claimant copies its payload and checksum in plain stores, then publishes the length
+ *       word with an ordered store ({@link #publish}), so any thread that reads a non-zero length
+ *       with {@link #lengthWordAt} (a volatile load) also sees the whole frame.</li>
+ *   <li>Every claimed range is published exactly once, as a record, an aborted claim or the end
+ *       marker; otherwise the sync thread, which advances over published frames in order, would
+ *       stop at the hole for ever.</li>
+ * </ul>
+ */
+public final class Segment {
+    private static final int FRAME_HEADER = HEADER_LENGTH;
+
+    private final long id;
+    private final long basePosition;
+    private final int size;
+    private final SegmentFile file;
+    private final BytesStore<?, ?> memory;
+    /** The next free offset; claims add to it. Padded: it is the most contended word in the log. */
+    private final Sequence tail;
+    /** Set once the writer has moved on; read by the sync thread to follow it. */
+    private volatile Segment next;
+
+    /**
+     * A segment over a mapped file whose header says {@code id} and {@code basePosition}; the first
+     * claim goes to {@code firstFreeOffset} (just past the header for a new segment, past the last
+     * valid frame for a recovered one).
+     */
+    public Segment(long id, long basePosition, SegmentFile file, int firstFreeOffset) {
+        this.id = id;
+        this.basePosition = basePosition;
+        this.size = file.size();
+        this.file = file;
+        this.memory = BytesStore.wrap(file.buffer());
+        this.tail = new Sequence(firstFreeOffset);
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public long basePosition() {
+        return basePosition;
+    }
+
+    public long endPosition() {
+        return basePosition + size;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public SegmentFile file() {
+        return file;
+    }
+
+    /** The mapped memory, for writing a claimed frame's payload in place. */
+    public BytesStore<?, ?> memory() {
+        return memory;
+    }
+
+    /** The mapped file as a buffer (shared: callers must use absolute access or duplicate it). */
+    public ByteBuffer buffer() {
+        return file.buffer();
+    }
+
+    /** Frames must end at or before this offset; the rest is kept for the end-of-segment marker. */
+    public int recordLimit() {
+        return size - END_MARKER_LENGTH;
+    }
+
+    /** Claims {@code alignedLength} bytes; returns the offset. Failed if offset + length > recordLimit(). */
+    long claim(int alignedLength) {
+        return tail.getAndAdd(alignedLength);
+    }
+
+    /** The next offset a claim would get (may be past the end once the segment is full). */
+    public long tail() {
+        return tail.get();
+    }
+
+    /** Copies a payload into a claimed frame. */
+    public void write(long offset, byte[] bytes, int from, int length) {
+        memory.write(offset + FRAME_HEADER, bytes, from, length);
+    }
+
+    /** Copies {@code record}'s remaining bytes into a claimed frame, without moving its position. */
+    public void write(long offset, ByteBuffer record) {
+        memory.write(offset + FRAME_HEADER, record, record.position(), record.remaining());
+    }
+
+    /** Publishes a frame: checksum first, then the length word (ordered store: publishes the frame). */
+    public void publish(long offset, int lengthWord, int crc) {
+        memory.writeInt(offset + CRC_OFFSET, crc);
+        memory.writeOrderedInt(offset + LENGTH_OFFSET, lengthWord);
+    }
+
+    void writeEndMarker(long offset, FrameChecksum checksum) {
+        publish(offset, END_OF_SEGMENT, checksum.headerOnly(basePosition + offset, END_OF_SEGMENT));
+    }
+
+    /** The length word at {@code offset} (volatile load: pairs with the ordered store in publish). */
+    public int lengthWordAt(long offset) {
+        return memory.readVolatileInt(offset + LENGTH_OFFSET);
+    }
+
+    /** Records, before a flush, a position that is already durable (see {@link SegmentDescriptor}). */
+    void writeDurableMark(long durablePosition) {
+        memory.writeLong(SegmentDescriptor.DURABLE_MARK_OFFSET, durablePosition);
+        memory.writeInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, SegmentHeader.durableMarkCrc(id, durablePosition));
+    }
+
+    Segment next() {
+        return next;
+    }
+
+    void next(Segment segment) {
+        this.next = segment;
+    }
+
+    @Override
+    public String toString() {
+        return file.path().getFileName() + "[base=" + basePosition + ", size=" + size + "]";
+    }
+}

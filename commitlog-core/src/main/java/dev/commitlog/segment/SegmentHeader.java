@@ -1,0 +1,100 @@
+package dev.commitlog.segment;
+
+import static dev.commitlog.segment.SegmentDescriptor.*;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * The decoded header of a segment file, and the code that writes and checks it. Layout in
+ * {@link SegmentDescriptor}.
+ */
+public record SegmentHeader(long segmentId, long basePosition, int segmentSize, long durableMark) {
+
+    /** A fresh header for a new segment: no durable mark yet. */
+    public static ByteBuffer encode(long segmentId, long basePosition, int segmentSize) {
+        ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(MAGIC_OFFSET, MAGIC)
+                .putInt(VERSION_OFFSET, FORMAT_VERSION)
+                .putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH)
+                .putLong(SEGMENT_ID_OFFSET, segmentId)
+                .putLong(BASE_POSITION_OFFSET, basePosition)
+                .putInt(SEGMENT_SIZE_OFFSET, segmentSize)
+                .putInt(FLAGS_OFFSET, 0);
+        header.putInt(HEADER_CRC_OFFSET, crc(header, 0, HEADER_CRC_COVERS));
+        return header;
+    }
+
+    /**
+     * Decodes and checks the header at the start of {@code file} (little-endian order is applied
+     * to a duplicate; the argument is not changed).
+     *
+     * @param expectedId the id in the file's name
+     * @param fileLength the length of the file
+     * @throws SegmentHeaderException naming what is wrong
+     */
+    public static SegmentHeader decode(ByteBuffer file, long expectedId, long fileLength) {
+        if (fileLength < HEADER_LENGTH) {
+            throw new SegmentHeaderException("file is " + fileLength + " bytes, shorter than a segment header");
+        }
+        ByteBuffer b = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        long magic = b.getLong(MAGIC_OFFSET);
+        if (magic != MAGIC) {
+            throw new SegmentHeaderException(String.format("bad magic 0x%016x (expected 0x%016x)", magic, MAGIC));
+        }
+        int storedCrc = b.getInt(HEADER_CRC_OFFSET);
+        int actualCrc = crc(b, 0, HEADER_CRC_COVERS);
+        if (storedCrc != actualCrc) {
+            throw new SegmentHeaderException(String.format("header checksum mismatch (stored 0x%08x, computed 0x%08x)", storedCrc, actualCrc));
+        }
+        int version = b.getInt(VERSION_OFFSET);
+        if (version != FORMAT_VERSION) {
+            throw new SegmentHeaderException("unsupported format version " + version + " (this build reads version " + FORMAT_VERSION + ")");
+        }
+        int headerLength = b.getInt(HEADER_LENGTH_OFFSET);
+        if (headerLength != HEADER_LENGTH) {
+            throw new SegmentHeaderException("header length " + headerLength + " (expected " + HEADER_LENGTH + ")");
+        }
+        long id = b.getLong(SEGMENT_ID_OFFSET);
+        if (id != expectedId) {
+            throw new SegmentHeaderException("header says segment id " + id + " but the file name says " + expectedId);
+        }
+        int size = b.getInt(SEGMENT_SIZE_OFFSET);
+        if (size != fileLength) {
+            throw new SegmentHeaderException("header says " + size + " bytes but the file has " + fileLength);
+        }
+        long base = b.getLong(BASE_POSITION_OFFSET);
+        if (base < 0) {
+            throw new SegmentHeaderException("negative base position " + base);
+        }
+        return new SegmentHeader(id, base, size, readDurableMark(b, id));
+    }
+
+    /** The durable mark, or 0 when none was written or its checksum fails (a mark is only a hint). */
+    static long readDurableMark(ByteBuffer littleEndian, long segmentId) {
+        long mark = littleEndian.getLong(DURABLE_MARK_OFFSET);
+        int storedCrc = littleEndian.getInt(DURABLE_MARK_CRC_OFFSET);
+        return mark > 0 && storedCrc == durableMarkCrc(segmentId, mark) ? mark : 0;
+    }
+
+    /** CRC32C over (segment id, mark), both little-endian. */
+    public static int durableMarkCrc(long segmentId, long mark) {
+        ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(0, segmentId).putLong(8, mark);
+        return crc(b, 0, 16);
+    }
+
+    private static int crc(ByteBuffer b, int from, int to) {
+        CRC32C crc = new CRC32C();
+        ByteBuffer slice = b.duplicate();
+        slice.limit(to).position(from);
+        crc.update(slice);
+        return (int) crc.getValue();
+    }
+
+    /** The end of this segment in log positions: the next segment's base position. */
+    public long endPosition() {
+        return basePosition + segmentSize;
+    }
+}

@@ -1,0 +1,139 @@
+package dev.commitlog.segment;
+
+import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
+import static dev.commitlog.record.RecordDescriptor.alignedLength;
+
+import com.lmax.disruptor.Sequence;
+import dev.commitlog.metrics.MetricsRecorder;
+import java.io.IOException;
+import java.util.function.Consumer;
+
+/**
+ * Finds how far the log is published and makes it durable, segment by segment, in order; owns the
+ * durable position.
+ *
+ * <p>Assumptions and guarantees: only the sync thread calls {@link #flushOnce} and
+ * {@link #hasUnflushedData}; any thread may read {@link #durablePosition()}. Frames are examined
+ * in position order and the scan stops at the first one whose length is still 0, so the durable
+ * position only ever covers a contiguous prefix of published frames: an appender is never told
+ * its record is durable while an earlier record could still be lost. A segment is left only after
+ * its end marker has been flushed, so a later segment's data never becomes durable before an
+ * earlier segment's. The durable position is published with a volatile store after the flush
+ * returns, never before, and never moves after a failed flush.
+ */
+public final class SegmentSyncer {
+    private final Sequence durable;
+    private final MetricsRecorder metrics;
+    private final Consumer<Segment> onSegmentDurable;
+    private Segment syncing;
+    /** The next frame to examine in {@link #syncing}. */
+    private long scanOffset;
+    /** {@link #syncing} is durable up to here. */
+    private long syncedOffset;
+    /** The end marker of {@link #syncing} has been seen. */
+    private boolean endSeen;
+    private int recordsSinceFlush;
+
+    /**
+     * @param first            the segment appends go to first
+     * @param firstFreeOffset  where the first unsynced frame will be in it (everything before is durable)
+     * @param onSegmentDurable told when a segment is wholly durable and no writer will touch it again
+     */
+    public SegmentSyncer(Segment first, long firstFreeOffset, MetricsRecorder metrics, Consumer<Segment> onSegmentDurable) {
+        this.syncing = first;
+        this.scanOffset = firstFreeOffset;
+        this.syncedOffset = firstFreeOffset;
+        this.durable = new Sequence(first.basePosition() + firstFreeOffset);
+        this.metrics = metrics;
+        this.onSegmentDurable = onSegmentDurable;
+    }
+
+    /** Everything below this log position is durable. */
+    public long durablePosition() {
+        return durable.get();
+    }
+
+    /** The durable position as a sequence, for waiters that spin on it. */
+    public Sequence durableSequence() {
+        return durable;
+    }
+
+    /** Whether a flush now would make anything new durable. Sync thread only. */
+    public boolean hasUnflushedData() {
+        return endSeen ? syncing.next() != null : syncing.lengthWordAt(scanOffset) != 0 || syncedOffset < scanOffset;
+    }
+
+    /**
+     * Scans newly published frames and flushes them; crosses into following segments when the
+     * current one is complete. Returns whether the durable position moved.
+     *
+     * @throws IOException if a flush failed; the durable position has not moved past what earlier
+     *                     flushes covered, and the caller must stop flushing (see SegmentFile)
+     */
+    public boolean flushOnce() throws IOException {
+        boolean moved = false;
+        for (;;) {
+            if (endSeen) {
+                Segment next = syncing.next();
+                if (next == null) {
+                    return moved; // the writer is still rolling over; its next segment comes later
+                }
+                Segment done = syncing;
+                syncing = next;
+                scanOffset = SegmentDescriptor.HEADER_LENGTH;
+                syncedOffset = SegmentDescriptor.HEADER_LENGTH;
+                endSeen = false;
+                onSegmentDurable.accept(done);
+            }
+            scan();
+            long flushTo = endSeen ? syncing.size() : scanOffset;
+            if (flushTo > syncedOffset) {
+                flush(flushTo);
+                moved = true;
+            }
+            if (!endSeen) {
+                return moved;
+            }
+        }
+    }
+
+    private void scan() {
+        int records = 0;
+        for (;;) {
+            int length = syncing.lengthWordAt(scanOffset);
+            if (length == 0) {
+                break; // not published yet: the contiguous prefix ends here
+            }
+            if (length == END_OF_SEGMENT) {
+                endSeen = true;
+                break;
+            }
+            if (length > 0) {
+                records++;
+                scanOffset += alignedLength(length);
+            } else {
+                scanOffset += -length; // an aborted claim: its length word is minus its aligned size
+            }
+        }
+        recordsSinceFlush += records;
+    }
+
+    private void flush(long flushTo) throws IOException {
+        long durableBefore = durable.get();
+        if (durableBefore > 0) {
+            syncing.writeDurableMark(durableBefore);
+        }
+        long started = System.nanoTime();
+        syncing.file().flush(0, (int) flushTo);
+        long elapsed = System.nanoTime() - started;
+        metrics.flushCompleted(recordsSinceFlush, flushTo - syncedOffset, elapsed);
+        recordsSinceFlush = 0;
+        syncedOffset = flushTo;
+        durable.setVolatile(syncing.basePosition() + flushTo); // volatile store: publishes durability before waiters are drained
+    }
+
+    /** The segment the sync thread is working on. */
+    public Segment syncingSegment() {
+        return syncing;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.commitlog.sync;
+
+import com.lmax.disruptor.Sequence;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpscArrayQueue;
+
+/**
+ * Appenders waiting for the durable position to pass their record, and the sync thread waking
+ * exactly those a flush covered.
+ *
+ * <p>Assumptions and guarantees: any thread may {@link #await}; only the sync thread calls
+ * {@link #wakeCovered} and {@link #wakeAll}. A waiter first spins briefly on the durable sequence
+ * (a flush may be about to complete), then registers in a lock-free MPSC queue and parks; it
+ * re-checks the durable position and the failure flag after registering, so a wake-up can never
+ * be missed: either the sync thread drains the registration after publishing the new durable
+ * position, or the waiter sees that position itself. Nobody is woken early: a parked waiter is
+ * unparked only when the durable position covers its target (or the log failed or closed).
+ */
+final class DurabilityWaiters {
+    /** Spins before parking: about the cost of a park/unpark round trip. */
+    private static final int SPIN_LIMIT = 200;
+    /** When the registration queue is full, poll with this pause instead of parking. */
+    private static final long OVERFLOW_POLL_NANOS = 20_000;
+
+    private final Sequence durable;
+    private final MpscArrayQueue<Waiter> arrivals;
+    /** Registered waiters not yet covered; sync thread only. */
+    private Waiter[] pending = new Waiter[64];
+    private int pendingCount;
+    private volatile boolean released;
+
+    DurabilityWaiters(Sequence durable, int capacity) {
+        this.durable = durable;
+        this.arrivals = new MpscArrayQueue<>(capacity);
+    }
+
+    /**
+     * Returns when the durable position reaches {@code target}, or when {@link #wakeAll} released
+     * everyone (the caller then checks why).
+     */
+    void await(long target, Waiter self) {
+        for (int i = 0; i < SPIN_LIMIT; i++) {
+            if (durable.get() >= target || released) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        self.target = target;
+        boolean registered = arrivals.offer(self);
+        // StoreLoad: the registration must be visible before the durable position is re-read;
+        // the sync thread publishes the position with a volatile store before it drains.
+        VarHandle.fullFence();
+        if (!registered) {
+            while (durable.get() < target && !released) {
+                LockSupport.parkNanos(this, OVERFLOW_POLL_NANOS);
+            }
+            return;
+        }
+        while (durable.get() < target && !released) {
+            LockSupport.park(this);
+        }
+    }
+
+    /** Wakes every registered waiter whose target the durable position now covers. */
+    void wakeCovered(long durablePosition) {
+        drainArrivals();
+        int kept = 0;
+        for (int i = 0; i < pendingCount; i++) {
+            Waiter waiter = pending[i];
+            if (waiter.target <= durablePosition) {
+                LockSupport.unpark(waiter.thread);
+            } else {
+                pending[kept++] = waiter;
+            }
+        }
+        Arrays.fill(pending, kept, pendingCount, null);
+        pendingCount = kept;
+    }
+
+    /** Releases every waiter, now and later (the log failed or closed). */
+    void wakeAll() {
+        released = true;
+        drainArrivals();
+        for (int i = 0; i < pendingCount; i++) {
+            LockSupport.unpark(pending[i].thread);
+        }
+        Arrays.fill(pending, 0, pendingCount, null);
+        pendingCount = 0;
+    }
+
+    private void drainArrivals() {
+        Waiter waiter;
+        while ((waiter = arrivals.poll()) != null) {
+            if (pendingCount == pending.length) {
+                pending = Arrays.copyOf(pending, pendingCount * 2);
+            }
+            pending[pendingCount++] = waiter;
+        }
+    }
+}

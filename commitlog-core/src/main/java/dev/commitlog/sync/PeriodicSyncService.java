@@ -1,0 +1,72 @@
+package dev.commitlog.sync;
+
+import dev.commitlog.config.CommitFailurePolicy;
+import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.segment.SegmentSyncer;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Periodic mode: an append returns as soon as its record is in the segment; the sync thread
+ * flushes every {@code commitlog_sync_period}. A crash loses at most what was appended after the
+ * last completed flush. If flushing falls behind, so that the last flush completed more than
+ * {@code periodic_commitlog_sync_lag_block} ago, appenders block until a flush covers their record,
+ * and a warning (at most one every {@link #WARN_INTERVAL_NANOS}) says how far behind it is.
+ */
+public final class PeriodicSyncService extends AbstractSyncService {
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodicSyncService.class);
+    private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final long periodNanos;
+    private final long lagBlockNanos;
+    private final MetricsRecorder metrics;
+    /** When the last flush pass completed (System.nanoTime); appenders compare it with now. */
+    private volatile long lastFlushedNanos = System.nanoTime();
+    private final AtomicLong lastWarnedNanos = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
+
+    public PeriodicSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, Duration period, Duration lagBlock,
+                               MetricsRecorder metrics) {
+        super(syncer, failurePolicy, "periodic");
+        this.periodNanos = period.toNanos();
+        this.lagBlockNanos = lagBlock.toNanos();
+        this.metrics = metrics;
+    }
+
+    @Override
+    protected void awaitWork() {
+        long sinceLast = System.nanoTime() - lastFlushedNanos;
+        awaitRequest(periodNanos - sinceLast);
+    }
+
+    @Override
+    protected void flushed(long nanoTime) {
+        lastFlushedNanos = nanoTime;
+    }
+
+    @Override
+    public void afterAppend(long endPosition, Waiter waiter) {
+        long lag = System.nanoTime() - lastFlushedNanos;
+        if (lag <= lagBlockNanos) {
+            return;
+        }
+        checkNotFailed();
+        metrics.lagBlocked();
+        warnLagging(lag);
+        requestFlush();
+        awaitDurable(endPosition, waiter);
+    }
+
+    private void warnLagging(long lagNanos) {
+        long now = System.nanoTime();
+        long last = lastWarnedNanos.get();
+        if (now - last >= WARN_INTERVAL_NANOS && lastWarnedNanos.compareAndSet(last, now)) {
+            LOG.warn("commit log sync is lagging: the last flush completed {} ms ago, past periodic_commitlog_sync_lag_block "
+                            + "of {} ms (commitlog_sync_period {} ms); appends block until a flush covers them",
+                    TimeUnit.NANOSECONDS.toMillis(lagNanos), TimeUnit.NANOSECONDS.toMillis(lagBlockNanos),
+                    TimeUnit.NANOSECONDS.toMillis(periodNanos));
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.commitlog.sync;
+
+/**
+ * Decides when the sync thread flushes and whether an appender waits for it. Every implementation
+ * drives the same {@link dev.commitlog.segment.SegmentSyncer}; they differ only in those two
+ * choices:
+ * <ul>
+ *   <li>{@link PeriodicSyncService}: appenders return at once; flush every period; block
+ *       appenders only when flushing lags past the lag limit.</li>
+ *   <li>{@link BatchSyncService}: appenders wait for the flush that covers them; flush as soon as
+ *       there is data.</li>
+ *   <li>{@link GroupSyncService}: like Batch, but after each flush wait a window so that more
+ *       appends share the next one.</li>
+ * </ul>
+ */
+public interface SyncService extends AutoCloseable {
+    /** Starts the sync thread. */
+    void start();
+
+    /**
+     * Called by an appender after publishing a frame that ends at {@code endPosition}; returns when
+     * the record is as durable as the mode promises.
+     *
+     * @throws dev.commitlog.CommitLogFailedException if a flush failed before it covered the record
+     */
+    void afterAppend(long endPosition, Waiter waiter);
+
+    /** Returns when everything below {@code position} is durable, asking for a flush at once. */
+    void syncUpTo(long position, Waiter waiter);
+
+    /** Everything below this log position is durable. */
+    long durablePosition();
+
+    /** The failure that stopped flushing, or null. */
+    RuntimeException failure();
+
+    /** Flushes what is published, stops the sync thread and releases waiters. Idempotent. */
+    @Override
+    void close();
+}
