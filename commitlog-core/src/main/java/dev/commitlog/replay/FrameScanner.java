@@ -4,9 +4,9 @@ import static dev.commitlog.record.RecordDescriptor.ALIGNMENT;
 import static dev.commitlog.record.RecordDescriptor.END_MARKER_LENGTH;
 import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
 import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
-import static dev.commitlog.record.RecordDescriptor.alignedLength;
 
 import dev.commitlog.record.FrameChecksum;
+import dev.commitlog.record.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -81,7 +81,7 @@ final class FrameScanner {
         if (length < HEADER_LENGTH) {
             return bad("frame length " + length + " is shorter than the " + HEADER_LENGTH + "-byte frame header");
         }
-        int aligned = alignedLength(length);
+        int aligned = RecordDescriptor.alignedLength(length);
         if (aligned < 0 || (long) offset + aligned > recordLimit) {
             return bad("frame length " + length + " runs past the end of the segment");
         }

@@ -23,6 +23,11 @@ public final class AppendSlot {
         return position;
     }
 
+    /** The bytes the frame occupies, header and padding included. */
+    public int alignedLength() {
+        return alignedLength;
+    }
+
     /** The log position just past the frame: durable once the durable position reaches it. */
     public long endPosition() {
         return position + alignedLength;
