@@ -12,9 +12,14 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The baseline every group commit is measured against: each append writes its record at the end
- * of one file and calls {@code force(false)} (fdatasync) before returning, under a lock, so there
+ * The baseline every group commit is measured against: each append writes its record after the
+ * previous one and calls {@code force(false)} (fdatasync) before returning, under a lock, so there
  * is exactly one flush per record. Its ceiling is 1 / (fdatasync latency) whatever the thread count.
+ *
+ * <p>The file is preallocated with zeros and synced when the cell opens, as the commit log's
+ * segments are, so each fdatasync carries data only and never a file-size change (which would
+ * cost a journal commit and make this baseline look slower than it need be). When the records
+ * reach the end of the preallocated space they wrap to offset 0: a circular log.
  */
 public final class FsyncEachPeer implements Contender {
 
@@ -32,7 +37,7 @@ public final class FsyncEachPeer implements Contender {
 
     @Override
     public String settings() {
-        return "fsync-each: FileChannel.write at the end of one file + force(false), under one lock";
+        return "fsync-each: FileChannel.write of each record into one preallocated, zeroed 16 MiB file + force(false), under one lock";
     }
 
     @Override
@@ -40,20 +45,43 @@ public final class FsyncEachPeer implements Contender {
         return true;
     }
 
+    /** Preallocated file size: minutes of appends at one fdatasync per record. */
+    static final int FILE_BYTES = 16 << 20;
+
     @Override
     public SystemUnderTest open(Path directory, int recordBytes) throws IOException {
-        return new Instance(FileChannel.open(directory.resolve("fsync-each.log"),
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+        FileChannel channel = FileChannel.open(directory.resolve("fsync-each.log"),
+                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try {
+            preallocate(channel);
+            return new Instance(channel, FILE_BYTES);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private static void preallocate(FileChannel channel) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
+        for (long at = 0; at < FILE_BYTES; at += zeros.capacity()) {
+            zeros.clear();
+            while (zeros.hasRemaining()) {
+                channel.write(zeros, at + zeros.position());
+            }
+        }
+        channel.force(true);   // the size and the zeroed blocks, durable before the first append
     }
 
     private static final class Instance implements SystemUnderTest {
         private final FileChannel channel;
+        private final long capacity;
         private final ReentrantLock lock = new ReentrantLock();
         private long position;              // guarded by lock
         private volatile long flushes;      // written under lock, read by the harness without it
 
-        Instance(FileChannel channel) {
+        Instance(FileChannel channel, long capacity) {
             this.channel = channel;
+            this.capacity = capacity;
         }
 
         @Override
@@ -76,7 +104,7 @@ public final class FsyncEachPeer implements Contender {
         private void write(ByteBuffer record) throws IOException {
             lock.lock();
             try {
-                long at = position;
+                long at = position + record.remaining() > capacity ? 0 : position;   // wrap
                 while (record.hasRemaining()) {
                     at += channel.write(record, at);
                 }

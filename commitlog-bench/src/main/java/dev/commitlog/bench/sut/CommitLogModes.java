@@ -1,29 +1,34 @@
 package dev.commitlog.bench.sut;
 
+import dev.commitlog.config.SyncMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-/**
- * The commit log's sync modes as the command line names them. PLACEHOLDER until commitlog-core
- * lands: then this reads {@code dev.commitlog.config.SyncMode.values()}.
- */
+/** The commit log's sync modes as the command line names them, and the columns they make. */
 public final class CommitLogModes {
 
     private CommitLogModes() {
     }
 
-    /** Every mode, lower case, in declaration order: the default {@code --modes}. */
+    /** Every {@link SyncMode}, lower case, in declaration order: the default {@code --modes}. */
     public static List<String> names() {
-        return List.of("periodic", "batch", "group");
+        return Arrays.stream(SyncMode.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).toList();
     }
 
-    /** Whether the mode has a group window, so that each {@code --group-window-ms} is a column. */
-    public static boolean hasWindow(String mode) {
-        return mode.toLowerCase(Locale.ROOT).equals("group");
-    }
-
-    /** PLACEHOLDER: no commit-log columns until the core lands. */
+    /** One contender per mode, except Group, which makes one per window ({@code group-2ms}, ...). */
     public static List<Contender> contenders(List<String> modes, List<Integer> groupWindowsMs) {
-        return List.of();
+        List<Contender> out = new ArrayList<>();
+        for (String name : modes) {
+            SyncMode mode = SyncMode.valueOf(name.toUpperCase(Locale.ROOT));
+            if (mode == SyncMode.GROUP) {
+                groupWindowsMs.forEach(ms -> out.add(new CommitLogContender(mode, Duration.ofMillis(ms))));
+            } else {
+                out.add(new CommitLogContender(mode, null));
+            }
+        }
+        return out;
     }
 }

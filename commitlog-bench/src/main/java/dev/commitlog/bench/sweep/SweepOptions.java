@@ -91,7 +91,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                     switch (name) {
                         case "--threads" -> threads = list(name, value, v -> intIn(name, v, 1, MAX_THREADS));
                         case "--modes" -> modes = list(name, value, v -> mode(name, v));
-                        case "--group-window-ms" -> windows = list(name, value, v -> intIn(name, v, 0, 60_000));
+                        case "--group-window-ms" -> windows = list(name, value, v -> intIn(name, v, 1, 60_000));
                         case "--seconds" -> seconds = seconds(name, value, false);
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);

@@ -1,0 +1,79 @@
+package dev.commitlog.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.commitlog.bench.sweep.CellTiming;
+import dev.commitlog.bench.sweep.SweepOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SweepOptionsTest {
+
+    @Test
+    void defaultsCoverEveryModeAndPeer() throws UsageException {
+        SweepOptions o = SweepOptions.parse(List.of());
+        assertEquals(List.of(1, 2, 4, 8, 16, 32, 64, 128, 256), o.threads());
+        assertEquals(List.of("periodic", "batch", "group"), o.modes());
+        assertEquals(List.of(10), o.groupWindowsMs());
+        assertEquals(List.of("rocksdb", "fsync-each", "chronicle-queue"), o.peers());
+        assertEquals(CellTiming.DEFAULT, o.timing());
+        assertEquals(100, o.recordBytes());
+        assertFalse(o.keep());
+    }
+
+    @Test
+    void listsValuesAndFull() throws UsageException {
+        SweepOptions o = SweepOptions.parse(List.of("--threads", "1,8", "--modes", "BATCH,group",
+                "--group-window-ms=1,2,10", "--full", "--seconds", "0.5", "--peers", "none",
+                "--record-bytes", "4096", "--csv", "x.csv", "--keep"));
+        assertEquals(List.of(1, 8), o.threads());
+        assertEquals(List.of("batch", "group"), o.modes());
+        assertEquals(List.of(1, 2, 10), o.groupWindowsMs());
+        assertEquals(new CellTiming(CellTiming.FULL.warmup(), Duration.ofMillis(500)), o.timing());
+        assertEquals(List.of(), o.peers());
+        assertEquals(4096, o.recordBytes());
+        assertEquals(Path.of("x.csv"), o.csv());
+        assertTrue(o.keep());
+    }
+
+    @Test
+    void badFlagsAndValuesAreUsageErrors() {
+        for (List<String> bad : List.of(
+                List.of("--bogus"),
+                List.of("--threads", "0"),
+                List.of("--threads", "1,,2"),
+                List.of("--threads", "4,4"),
+                List.of("--modes", "async"),
+                List.of("--group-window-ms", "0"),
+                List.of("--seconds", "-1"),
+                List.of("--seconds", "NaN"),
+                List.of("--record-bytes", "big"),
+                List.of("--peers", "mysql"),
+                List.of("--threads"))) {
+            assertThrows(UsageException.class, () -> SweepOptions.parse(bad), bad.toString());
+        }
+    }
+
+    @Test
+    void mainReportsOneLineAndExitCodeTwo() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        int exit = BenchMain.run(List.of("sweep", "--threads", "x"), sink,
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, exit);
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, message.lines().count(), message);
+        assertTrue(message.contains("--threads"), message);
+
+        assertEquals(2, BenchMain.run(List.of("frobnicate"), sink, sink));
+        assertEquals(0, BenchMain.run(List.of("sweep", "--help"), sink, sink));
+    }
+}
