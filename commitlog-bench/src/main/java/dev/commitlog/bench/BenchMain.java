@@ -19,6 +19,11 @@ public final class BenchMain {
         // Before any Chronicle or AWT class loads: no analytics ping, no display needed.
         System.setProperty("chronicle.analytics.disable", "true");
         System.setProperty("java.awt.headless", "true");
+        // Keep stderr for progress lines: Chronicle's banner and INFO chatter off, warnings kept.
+        System.setProperty("chronicle.announcer.disable", "true");
+        if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
+            System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        }
         if (args.length > 0 && args[0].equals("jmh")) {
             JmhLauncher.main(Arrays.copyOfRange(args, 1, args.length));
             return;

@@ -51,39 +51,44 @@ final class Cell {
         }
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch ready = new CountDownLatch(threads);
+        // Every appender exists before any thread appends: creating one can need a lock that busy
+        // appenders would starve (Chronicle Queue's write lock, with 128 threads on 2 cores).
+        CountDownLatch start = new CountDownLatch(1);
         Thread[] writers = new Thread[threads];
 
         try (SystemUnderTest sut = contender.open(directory, record.length)) {
             try {
                 for (int i = 0; i < threads; i++) {
                     int index = i;
-                    writers[i] = new Thread(() -> write(sut, index, histograms[index], ready, failure),
+                    writers[i] = new Thread(() -> write(sut, index, histograms[index], ready, start, failure),
                             "bench-writer-" + i);
                     writers[i].setDaemon(true);
                     writers[i].start();
                 }
                 ready.await();
+                start.countDown();
                 sleep(timing.warmup().toNanos());
 
                 FlushCounters before = sut.flushCounters();
-                long start = System.nanoTime();
+                long measureStart = System.nanoTime();
                 phase = MEASURE;
                 sleep(timing.measure().toNanos());
                 phase = STOP;
-                long end = System.nanoTime();
+                long measureEnd = System.nanoTime();
                 FlushCounters after = sut.flushCounters();
 
                 joinAll(writers);
                 rethrow(failure.get());
-                return summarise(histograms, before, after, (end - start) / 1e9);
+                return summarise(histograms, before, after, (measureEnd - measureStart) / 1e9);
             } finally {
                 phase = STOP;   // on any failure, release writers before the system is closed
+                start.countDown();
             }
         }
     }
 
     private void write(SystemUnderTest sut, int index, Histogram histogram, CountDownLatch ready,
-                       AtomicReference<Throwable> failure) {
+                       CountDownLatch start, AtomicReference<Throwable> failure) {
         Appender appender;
         try {
             appender = sut.newAppender(index);
@@ -95,6 +100,7 @@ final class Cell {
         }
         ready.countDown();
         try (appender) {
+            start.await();
             long previous = System.nanoTime();
             int now;
             while ((now = phase) != STOP) {   // volatile read: the only shared state on the hot path

@@ -36,7 +36,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + ")",
             "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 10)",
             "  --seconds N             measured seconds per cell (default 2; --full: 20)",
-            "  --warmup-seconds N      unmeasured warmup per cell (default 1; --full: 5)",
+            "  --warmup-seconds N      unmeasured warmup per cell (default 0.5; --full: 5)",
             "  --full                  longer cells",
             "  --record-bytes N        record payload size (default 100)",
             "  --dir DIR               where cell directories are made (default: ./bench-out/tmp-*)",

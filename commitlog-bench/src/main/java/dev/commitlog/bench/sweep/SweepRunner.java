@@ -83,6 +83,7 @@ public final class SweepRunner {
                         String.format(Locale.ROOT, "%03d-%s-%dt", n, contender.label(), threads)));
                 System.gc();   // the previous cell's garbage is not this cell's pause
                 CellResult result;
+                long began = System.nanoTime();
                 try {
                     result = new Cell(contender, threads, options.timing(), record).run(cellDir);
                 } finally {
@@ -91,7 +92,7 @@ public final class SweepRunner {
                     }
                 }
                 cells.add(result);
-                err.println(progress(n, total, result));
+                err.println(progress(n, total, result, (System.nanoTime() - began) / 1e9));
             }
         }
         return cells;
@@ -128,11 +129,11 @@ public final class SweepRunner {
                         workDir.toAbsolutePath(), Files.getFileStore(workDir).type()));
     }
 
-    private static String progress(int n, int total, CellResult r) {
+    private static String progress(int n, int total, CellResult r, double cellSeconds) {
         String flushes = Double.isNaN(r.flushesPerSec()) ? ""
                 : String.format(Locale.ROOT, "  %,.0f flushes/s  %s rec/flush", r.flushesPerSec(),
                         Double.isNaN(r.recordsPerFlush()) ? "-" : String.format(Locale.ROOT, "%.1f", r.recordsPerFlush()));
-        return String.format(Locale.ROOT, "[%2d/%d] %4d threads  %-16s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s",
-                n, total, r.threads(), r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes);
+        return String.format(Locale.ROOT, "[%2d/%d] %4d threads  %-16s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s  (cell %.1f s)",
+                n, total, r.threads(), r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, cellSeconds);
     }
 }
