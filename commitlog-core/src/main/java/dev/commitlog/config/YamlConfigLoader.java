@@ -20,6 +20,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Turns YAML into a {@link CommitLogConfig.Builder}; the builder checks the values.
@@ -93,7 +94,9 @@ final class YamlConfigLoader {
     }
 
     private static Node compose(String text, String label, String source) {
-        LoadSettings settings = LoadSettings.builder().setLabel(label).build();
+        LoadSettings settings = LoadSettings.builder().setLabel(label)
+                .setSchema(new CoreSchema()) // YAML 1.2: ~, null and empty are null
+                .build();
         try {
             return new Compose(settings).composeString(text).orElse(null);
         } catch (YamlEngineException e) {
