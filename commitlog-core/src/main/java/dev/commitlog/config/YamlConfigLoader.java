@@ -100,7 +100,7 @@ final class YamlConfigLoader {
         try {
             return new Compose(settings).composeString(text).orElse(null);
         } catch (YamlEngineException e) {
-            throw documentError(source, "is not valid YAML: " + e.getMessage(), e);
+            throw documentError(source, "is not valid YAML: " + e.getMessage().strip(), e);
         }
     }
 
@@ -121,11 +121,11 @@ final class YamlConfigLoader {
         Optional<ConfigKey> known = ConfigKey.fromYaml(name);
         if (known.isEmpty()) {
             String hint = ConfigKey.closest(name).map(k -> "did you mean " + k + "?").orElseGet(YamlConfigLoader::allKeys);
-            throw new ConfigException(name, value, name + ": unknown key (given '" + value + "'); " + hint);
+            throw new ConfigException(name, value, name + ": unknown key (given " + ConfigException.quoted(value) + "); " + hint);
         }
         Integer first = lines.get(known.get());
         if (first != null) {
-            throw new ConfigException(name, value, name + ": duplicate key (given '" + value + "'); it was already set on line "
+            throw new ConfigException(name, value, name + ": duplicate key (given " + ConfigException.quoted(value) + "); it was already set on line "
                     + first + "; expected each key at most once");
         }
         return known.get();
@@ -135,7 +135,7 @@ final class YamlConfigLoader {
     private static String scalar(ConfigKey key, Node node) {
         if (!(node instanceof ScalarNode)) {
             String shown = describeValue(node);
-            throw new ConfigException(key.toString(), shown, key + ": '" + shown + "' is " + describe(node)
+            throw new ConfigException(key.toString(), shown, key + ": " + ConfigException.quoted(shown) + " is " + describe(node)
                     + "; expected a single value (e.g. " + key.example + ")");
         }
         ScalarNode scalar = (ScalarNode) node;
@@ -184,7 +184,7 @@ final class YamlConfigLoader {
         if (node instanceof MappingNode) {
             return "a mapping";
         }
-        return "the single value '" + ((ScalarNode) node).getValue() + "'";
+        return "the single value " + ConfigException.quoted(((ScalarNode) node).getValue());
     }
 
     /** A short flow-style rendering of a node, for messages. */

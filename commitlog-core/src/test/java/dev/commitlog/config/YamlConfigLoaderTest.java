@@ -286,6 +286,12 @@ class YamlConfigLoaderTest {
         rejected(DIR + "commitlog_file_mode: rw-------\n", "commitlog_file_mode", "'rw-------' is not a file mode");
     }
 
+    @Test
+    void controlCharactersAreEscapedInMessages() {
+        ConfigException e = rejected("commitlog_directory: \"a\\0b\"\n", "commitlog_directory", "'a\\u0000b' is not a valid path");
+        assertEquals("a\0b", e.value());
+    }
+
     // ---- the document as a whole
 
     @Test
