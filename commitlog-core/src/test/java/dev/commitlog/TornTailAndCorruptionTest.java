@@ -58,7 +58,8 @@ class TornTailAndCorruptionTest {
     void lastRecordCutAtEveryByteLosesOnlyThatRecordAndAppendsResume() throws IOException {
         int frameStart = frameOffset(RECORDS - 1);
         int frameEnd = frameStart + RecordDescriptor.alignedFrameLength(PAYLOAD);
-        for (int cut = frameStart; cut < frameEnd; cut++) {
+        // Cutting inside the zero padding would leave the record whole: cut within the frame proper.
+        for (int cut = frameStart; cut < frameStart + RecordDescriptor.frameLength(PAYLOAD); cut++) {
             restore();
             zero(cut, frameEnd); // only the first (cut - frameStart) bytes of the last frame persisted
             deleteLaterSegments();
