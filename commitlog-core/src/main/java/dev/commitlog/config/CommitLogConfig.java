@@ -56,6 +56,8 @@ public final class CommitLogConfig {
     /**
      * Reads a YAML file such as {@code conf/commitlog.yaml}.
      *
+     * @param yamlFile the file, UTF-8
+     * @return the configuration
      * @throws ConfigException if the content is not a valid configuration; the message starts with
      *                         the file name and line
      * @throws IOException     if the file cannot be read (e.g. {@link java.nio.file.NoSuchFileException})
@@ -64,12 +66,23 @@ public final class CommitLogConfig {
         return YamlConfigLoader.load(yamlFile);
     }
 
-    /** Reads YAML text with the same rules as {@link #load(Path)}; messages give the line. */
+    /**
+     * Reads YAML text with the same rules as {@link #load(Path)}.
+     *
+     * @param yamlText the document, e.g. the content of {@code conf/commitlog.yaml}
+     * @return the configuration
+     * @throws ConfigException if it is not a valid configuration; the message starts with the line
+     */
     public static CommitLogConfig parse(String yamlText) {
         return YamlConfigLoader.parse(yamlText);
     }
 
-    /** A builder with every other setting at its default. {@code directory} is required. */
+    /**
+     * A builder with every other setting at its default.
+     *
+     * @param directory {@code commitlog_directory}; required, so {@code null} makes {@link Builder#build()} fail
+     * @return a new builder
+     */
     public static Builder builder(Path directory) {
         return new Builder().directory(directory);
     }

@@ -41,7 +41,21 @@ public final class ConfigException extends IllegalArgumentException {
 
     /** The usual message shape: {@code key: 'value' problem}. */
     static ConfigException invalid(ConfigKey key, String value, String problem) {
-        return new ConfigException(key.toString(), value, key + ": '" + value + "' " + problem);
+        return new ConfigException(key.toString(), value, key + ": " + quoted(value) + " " + problem);
+    }
+
+    /** A value in single quotes for a message, control characters escaped so the message stays one line. */
+    static String quoted(String value) {
+        StringBuilder quoted = new StringBuilder(value.length() + 2).append('\'');
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                quoted.append(String.format("\\u%04x", (int) c));
+            } else {
+                quoted.append(c);
+            }
+        }
+        return quoted.append('\'').toString();
     }
 
     /**

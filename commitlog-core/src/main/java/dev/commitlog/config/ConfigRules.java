@@ -49,7 +49,7 @@ final class ConfigRules {
             return given.directory.toAbsolutePath().normalize();
         } catch (java.io.IOError | SecurityException | InvalidPathException e) {
             throw new ConfigException(key.toString(), shown,
-                    key + ": '" + shown + "' cannot be made absolute (" + e.getMessage() + ")", e);
+                    key + ": " + ConfigException.quoted(shown) + " cannot be made absolute (" + e.getMessage() + ")", e);
         }
     }
 

@@ -37,8 +37,8 @@ final class Units {
         BYTES_PER_UNIT.put("B", 1L);
     }
 
-    private static final Pattern NUMBER_UNIT = Pattern.compile("([0-9]+)([A-Za-z]*)");
-    private static final Pattern FRACTION = Pattern.compile("[0-9]*[.,][0-9]+[A-Za-z]*");
+    private static final Pattern NUMBER_UNIT = Pattern.compile("([0-9]+)(\\p{L}*)");
+    private static final Pattern FRACTION = Pattern.compile("[0-9]*[.,][0-9]+\\p{L}*");
 
     private Units() {
     }

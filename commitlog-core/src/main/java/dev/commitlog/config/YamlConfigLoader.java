@@ -20,6 +20,7 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
  * Turns YAML into a {@link CommitLogConfig.Builder}; the builder checks the values.
@@ -93,11 +94,13 @@ final class YamlConfigLoader {
     }
 
     private static Node compose(String text, String label, String source) {
-        LoadSettings settings = LoadSettings.builder().setLabel(label).build();
+        LoadSettings settings = LoadSettings.builder().setLabel(label)
+                .setSchema(new CoreSchema()) // YAML 1.2: ~, null and empty are null
+                .build();
         try {
             return new Compose(settings).composeString(text).orElse(null);
         } catch (YamlEngineException e) {
-            throw documentError(source, "is not valid YAML: " + e.getMessage(), e);
+            throw documentError(source, "is not valid YAML: " + e.getMessage().strip(), e);
         }
     }
 
@@ -118,11 +121,11 @@ final class YamlConfigLoader {
         Optional<ConfigKey> known = ConfigKey.fromYaml(name);
         if (known.isEmpty()) {
             String hint = ConfigKey.closest(name).map(k -> "did you mean " + k + "?").orElseGet(YamlConfigLoader::allKeys);
-            throw new ConfigException(name, value, name + ": unknown key (given '" + value + "'); " + hint);
+            throw new ConfigException(name, value, name + ": unknown key (given " + ConfigException.quoted(value) + "); " + hint);
         }
         Integer first = lines.get(known.get());
         if (first != null) {
-            throw new ConfigException(name, value, name + ": duplicate key (given '" + value + "'); it was already set on line "
+            throw new ConfigException(name, value, name + ": duplicate key (given " + ConfigException.quoted(value) + "); it was already set on line "
                     + first + "; expected each key at most once");
         }
         return known.get();
@@ -132,7 +135,7 @@ final class YamlConfigLoader {
     private static String scalar(ConfigKey key, Node node) {
         if (!(node instanceof ScalarNode)) {
             String shown = describeValue(node);
-            throw new ConfigException(key.toString(), shown, key + ": '" + shown + "' is " + describe(node)
+            throw new ConfigException(key.toString(), shown, key + ": " + ConfigException.quoted(shown) + " is " + describe(node)
                     + "; expected a single value (e.g. " + key.example + ")");
         }
         ScalarNode scalar = (ScalarNode) node;
@@ -181,7 +184,7 @@ final class YamlConfigLoader {
         if (node instanceof MappingNode) {
             return "a mapping";
         }
-        return "the single value '" + ((ScalarNode) node).getValue() + "'";
+        return "the single value " + ConfigException.quoted(((ScalarNode) node).getValue());
     }
 
     /** A short flow-style rendering of a node, for messages. */

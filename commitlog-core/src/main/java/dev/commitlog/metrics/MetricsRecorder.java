@@ -30,11 +30,6 @@ public final class MetricsRecorder {
         }
     }
 
-    /** Records that the sync thread passed over without a flush of their own (already covered). */
-    public void recordsCovered(int records) {
-        recordsFlushed.lazySet(recordsFlushed.get() + records);
-    }
-
     public void segmentCreated() {
         segmentsCreated.incrementAndGet();
     }

@@ -92,6 +92,12 @@ final class FrameScanner {
         if (computed != stored) {
             return bad(String.format("checksum mismatch (stored 0x%08x, computed 0x%08x) for a %d-byte record", stored, computed, payload));
         }
+        for (int pad = offset + length; pad < offset + aligned; pad++) {
+            if (segment.get(pad) != 0) {
+                // Padding is not under the CRC; writers leave it zero, so anything else is damage.
+                return bad("non-zero padding byte after a " + payload + "-byte record");
+            }
+        }
         alignedLength = aligned;
         payloadLength = payload;
         return Kind.RECORD;

@@ -52,7 +52,8 @@ public final class LogRecovery {
         if (end.insideSegment()) {
             // Files after the end hold only data that follows a hole: never acknowledged, so dropped.
             for (int i = segments.size() - 1; i > end.segmentIndex(); i--) {
-                LOG.warn("commit log recovery: deleting {}: it follows the end of the log at position {}", segments.get(i).path(), end.position());
+                LOG.info("commit log recovery: deleting {}: it follows the end of the log at position {} (a prepared segment, or "
+                        + "unacknowledged data after a gap)", segments.get(i).path(), end.position());
                 storage.delete(segments.get(i).path());
                 kept.remove(i);
                 directoryChanged = true;

@@ -52,14 +52,19 @@ final class DurabilityWaiters {
         // StoreLoad: the registration must be visible before the durable position is re-read;
         // the sync thread publishes the position with a volatile store before it drains.
         VarHandle.fullFence();
-        if (!registered) {
-            while (durable.get() < target && !released) {
+        // An interrupt does not end the wait (the record is published; the caller must learn its
+        // fate), but park returns at once while the flag is set: clear it, restore it on return.
+        boolean interrupted = false;
+        while (durable.get() < target && !released) {
+            if (registered) {
+                LockSupport.park(this);
+            } else {
                 LockSupport.parkNanos(this, OVERFLOW_POLL_NANOS);
             }
-            return;
+            interrupted |= Thread.interrupted();
         }
-        while (durable.get() < target && !released) {
-            LockSupport.park(this);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
