@@ -213,7 +213,7 @@ class FailingDiskTest {
                 }
             }
             try (CommitLog reopened = CommitLog.open(config(directory, mode), disk.crashImage(new Random(round), SimulatedDisk.Loss.NONE),
-                    NO_DAMAGE)) {
+                    TAIL_ONLY)) { // a frame written into a flushed page while msync copied it may be torn
                 Set<Long> present = new HashSet<>();
                 for (TestLogs.Entry entry : TestLogs.replayAll(reopened)) {
                     present.add(entry.position());
