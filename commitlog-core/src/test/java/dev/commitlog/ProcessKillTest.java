@@ -62,7 +62,7 @@ class ProcessKillTest {
     @Tag("slow")
     @Test
     void killedWriterLosesNoAcknowledgedRecordThousandCycles() throws Exception {
-        Totals totals = runCycles(1_000, SEED);
+        Totals totals = runCycles(Integer.getInteger("commitlog.test.killCycles", 1_000), SEED);
         System.out.printf("process kills (slow): %s (seed %d)%n", totals, SEED);
     }
 

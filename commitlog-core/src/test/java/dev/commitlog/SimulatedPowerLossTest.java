@@ -70,7 +70,7 @@ class SimulatedPowerLossTest {
         Counts total = new Counts();
         for (int round = 0; total.images < 3_400; round++) {
             Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
-            Counts counts = new Scenario(mode, SEED + 1_000L * round + mode.ordinal(), roundDir, 400).run();
+            Counts counts = new Scenario(mode, SEED + 1_000L * round + mode.ordinal(), roundDir, 130).run();
             total.add(counts);
         }
         System.out.printf("power loss %s (slow): %s (seed %d)%n", mode, total, SEED);
