@@ -17,7 +17,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -162,7 +161,7 @@ class SimulatedPowerLossTest {
                     capture("after flush #" + event.sequence() + " of " + event.file() + " [" + event.from() + ", " + event.to() + ")");
                 }
             });
-            live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), disk, TestLogs_noDamage());
+            live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), disk, damageOnTheLiveLogFails());
             capturing = true;
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
@@ -194,7 +193,7 @@ class SimulatedPowerLossTest {
             return counts;
         }
 
-        private static dev.commitlog.replay.CorruptionListener TestLogs_noDamage() {
+        private static dev.commitlog.replay.CorruptionListener damageOnTheLiveLogFails() {
             return (file, offset, position, reason, action) -> {
                 throw new AssertionError("the live log reported damage: " + file + " offset " + offset + ": " + reason);
             };
