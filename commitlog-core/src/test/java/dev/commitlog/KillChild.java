@@ -1,0 +1,78 @@
+package dev.commitlog;
+
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The writer that {@link ProcessKillTest} kills with SIGKILL: opens the log in {@code args[0]} in
+ * sync mode {@code args[1]}, and from {@code args[2]} threads appends records (generation
+ * {@code args[3]}, thread, seq) for ever, writing one line per acknowledged record to stdout with
+ * one write(2) call after append returned: {@code generation thread seq position}. A line in
+ * the pipe survives the kill; a record is acknowledged exactly when its line was written.
+ */
+public final class KillChild {
+    static final String READY = "READY";
+    /** A safety net: the child ends itself if nobody kills it. */
+    private static final long MAX_LIFETIME_MILLIS = 60_000;
+
+    private KillChild() {
+    }
+
+    /** Record (generation, thread, seq): the three ints, then filler derived from them. */
+    static byte[] record(int generation, int thread, int seq) {
+        byte[] bytes = new byte[12 + Math.floorMod(generation * 5 + thread * 7 + seq * 13, 200)];
+        ByteBuffer.wrap(bytes).putInt(generation).putInt(thread).putInt(seq);
+        for (int b = 12; b < bytes.length; b++) {
+            bytes[b] = (byte) (generation * 3 + thread * 31 + seq * 17 + b * 7);
+        }
+        return bytes;
+    }
+
+    static CommitLogConfig config(Path directory, SyncMode mode) {
+        CommitLogConfig.Builder builder = CommitLogConfig.builder(directory).syncMode(mode).segmentSize(TestLogs.SMALL_SEGMENT);
+        return mode == SyncMode.GROUP ? builder.groupWindow(Duration.ofMillis(1)).build() : builder.build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path directory = Path.of(args[0]);
+        SyncMode mode = SyncMode.valueOf(args[1]);
+        int threads = Integer.parseInt(args[2]);
+        int generation = Integer.parseInt(args[3]);
+        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+        CommitLog log = CommitLog.open(config(directory, mode));
+        write(out, READY + "\n");
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            Thread appender = new Thread(() -> {
+                try {
+                    for (int seq = 0; ; seq++) {
+                        byte[] bytes = record(generation, thread, seq);
+                        long position = log.append(bytes, 0, bytes.length);
+                        write(out, generation + " " + thread + " " + seq + " " + position + "\n");
+                    }
+                } catch (Throwable e) {
+                    e.printStackTrace();
+                    Runtime.getRuntime().halt(3);
+                }
+            }, "appender-" + t);
+            appender.setDaemon(true);
+            appender.start();
+        }
+        Thread.sleep(MAX_LIFETIME_MILLIS);
+        Runtime.getRuntime().halt(2);
+    }
+
+    private static void write(FileOutputStream out, String line) throws IOException {
+        byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
+        synchronized (out) {
+            out.write(bytes); // one write(2) on the pipe: whole lines, in acknowledgement order
+        }
+    }
+}

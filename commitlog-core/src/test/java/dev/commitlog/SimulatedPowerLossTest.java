@@ -1,0 +1,353 @@
+package dev.commitlog;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.record.RecordDescriptor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Simulated power loss (the BRIEF's "durability that is proven"): several threads append records
+ * that encode (thread, seq) to a log over a {@link SimulatedDisk}; crash images are taken while
+ * they run, from a separate thread at random moments and from the sync thread right after flush
+ * events (sync boundaries), each under a random {@link SimulatedDisk.Loss} policy. Each image is
+ * reopened and checked:
+ * <ul>
+ *   <li>Batch and Group: every record acknowledged before the image (append had returned) is
+ *       present, byte-identical, at the position append returned.</li>
+ *   <li>Periodic: every acknowledged record below the durable position read before the image
+ *       (what the last completed flush covered) is present.</li>
+ *   <li>All modes: every replayed record is one that was appended, byte-identical; no duplicate;
+ *       each thread's records form a gap-free prefix in its append order; positions increase; no
+ *       acknowledged record below the last replayed one is missing; an append after recovery
+ *       works, replays, and survives another reopen.</li>
+ * </ul>
+ * Soundness: the set of acknowledged records (and the durable position) is read before the image
+ * is taken, so a record counted as acknowledged was acknowledged before the crash moment.
+ */
+class SimulatedPowerLossTest {
+    private static final int THREADS = 6;
+    /** Per-thread cap, so that images stay a few segments long. */
+    private static final int MAX_PER_THREAD = 1_200;
+    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(SyncMode.class)
+    void everyAcknowledgedRecordSurvivesPowerLoss(SyncMode mode) throws Exception {
+        Counts counts = new Scenario(mode, SEED + mode.ordinal(), dir, 130).run();
+        System.out.printf("power loss %s: %s (seed %d)%n", mode, counts, SEED + mode.ordinal());
+        assertTrue(counts.images >= 100, () -> "too few images: " + counts);
+    }
+
+    @Tag("slow")
+    @ParameterizedTest
+    @EnumSource(SyncMode.class)
+    void everyAcknowledgedRecordSurvivesPowerLossManyImages(SyncMode mode) throws Exception {
+        Counts total = new Counts();
+        for (int round = 0; total.images < 3_400; round++) {
+            Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
+            Counts counts = new Scenario(mode, SEED + 1_000L * round + mode.ordinal(), roundDir, 130).run();
+            total.add(counts);
+        }
+        System.out.printf("power loss %s (slow): %s (seed %d)%n", mode, total, SEED);
+    }
+
+    static final class Counts {
+        int images;
+        long recordsVerified;
+        long acknowledgedChecked;
+        int tornTailReports;
+        final Map<SimulatedDisk.Loss, Integer> byLoss = new EnumMap<>(SimulatedDisk.Loss.class);
+        int fromFlushEvents;
+
+        void add(Counts other) {
+            images += other.images;
+            recordsVerified += other.recordsVerified;
+            acknowledgedChecked += other.acknowledgedChecked;
+            tornTailReports += other.tornTailReports;
+            fromFlushEvents += other.fromFlushEvents;
+            other.byLoss.forEach((loss, n) -> byLoss.merge(loss, n, Integer::sum));
+        }
+
+        @Override
+        public String toString() {
+            return images + " images (" + fromFlushEvents + " at flush events, by loss " + byLoss + "), " + recordsVerified
+                    + " records replayed and verified, " + acknowledgedChecked + " acknowledged records required, "
+                    + tornTailReports + " torn tails reported";
+        }
+    }
+
+    /** The record thread {@code t} appends as its {@code seq}-th: (t, seq), then filler derived from both. */
+    static byte[] record(int thread, int seq) {
+        byte[] bytes = new byte[8 + Math.floorMod(thread * 7 + seq * 13, 120)];
+        ByteBuffer.wrap(bytes).putInt(thread).putInt(seq);
+        for (int b = 8; b < bytes.length; b++) {
+            bytes[b] = (byte) (thread * 31 + seq * 17 + b * 7);
+        }
+        return bytes;
+    }
+
+    private record Snapshot(int index, String origin, SimulatedDisk.Loss loss, long imageSeed, int[] acked, long durable,
+                            int[] started, SimulatedDisk image) {
+        String describe(SyncMode mode) {
+            return mode + " image #" + index + " (" + origin + ", loss " + loss + ", image seed " + imageSeed + ", durable "
+                    + durable + ", acked " + Arrays.toString(acked) + ")";
+        }
+    }
+
+    private static final class Scenario {
+        private final SyncMode mode;
+        private final long seed;
+        private final Path root;
+        private final int targetImages;
+        private final SimulatedDisk disk = new SimulatedDisk();
+        private final long[][] positions = new long[THREADS][MAX_PER_THREAD];
+        private final AtomicIntegerArray started = new AtomicIntegerArray(THREADS);
+        private final AtomicIntegerArray acked = new AtomicIntegerArray(THREADS);
+        private final List<Snapshot> snapshots = new ArrayList<>();
+        private final AtomicInteger imageCount = new AtomicInteger();
+        private final AtomicInteger flushImages = new AtomicInteger();
+        private final AtomicInteger flushEvents = new AtomicInteger();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private volatile CommitLog live;
+        private volatile boolean capturing;
+        private volatile boolean stop;
+
+        Scenario(SyncMode mode, long seed, Path root, int targetImages) {
+            this.mode = mode;
+            this.seed = seed;
+            this.root = root;
+            this.targetImages = targetImages;
+        }
+
+        CommitLogConfig config(Path directory) {
+            CommitLogConfig.Builder builder = CommitLogConfig.builder(directory).syncMode(mode).segmentSize(TestLogs.SMALL_SEGMENT);
+            return switch (mode) {
+                case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).build();
+                case GROUP -> builder.groupWindow(Duration.ofMillis(1)).build();
+                case BATCH -> builder.build();
+            };
+        }
+
+        Counts run() throws Exception {
+            int flushStride = mode == SyncMode.BATCH ? 3 : 1;
+            disk.onFlush(event -> {
+                if (capturing && !event.failed() && flushEvents.incrementAndGet() % flushStride == 0
+                        && flushImages.get() < targetImages / 2) {
+                    flushImages.incrementAndGet();
+                    capture("after flush #" + event.sequence() + " of " + event.file() + " [" + event.from() + ", " + event.to() + ")");
+                }
+            });
+            live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), disk, damageOnTheLiveLogFails());
+            capturing = true;
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                int thread = t;
+                threads.add(new Thread(() -> append(thread), "appender-" + t));
+            }
+            Thread snapshotter = new Thread(this::snapshotLoop, "snapshotter");
+            threads.forEach(Thread::start);
+            snapshotter.start();
+            snapshotter.join();
+            stop = true;
+            for (Thread thread : threads) {
+                thread.join();
+            }
+            capturing = false;
+            live.close();
+            if (failure.get() != null) {
+                throw new AssertionError("a thread failed in " + mode + " (seed " + seed + ")", failure.get());
+            }
+            // After a clean close every acknowledged record is durable, whatever the mode.
+            capture("after close");
+
+            Counts counts = new Counts();
+            counts.fromFlushEvents = flushImages.get();
+            Path reopen = Files.createDirectories(root.resolve("reopen"));
+            for (Snapshot snapshot : snapshots) {
+                verify(snapshot, reopen, counts);
+            }
+            return counts;
+        }
+
+        private static dev.commitlog.replay.CorruptionListener damageOnTheLiveLogFails() {
+            return (file, offset, position, reason, action) -> {
+                throw new AssertionError("the live log reported damage: " + file + " offset " + offset + ": " + reason);
+            };
+        }
+
+        private void append(int thread) {
+            Random random = new Random(seed * 31 + thread);
+            try {
+                for (int seq = 0; seq < MAX_PER_THREAD && !stop; seq++) {
+                    byte[] bytes = record(thread, seq);
+                    started.set(thread, seq + 1);
+                    long position = live.append(bytes, 0, bytes.length);
+                    positions[thread][seq] = position;
+                    acked.set(thread, seq + 1); // volatile store: publishes positions[thread][seq]
+                    if (random.nextInt(4) == 0) {
+                        LockSupport.parkNanos(random.nextInt(200_000));
+                    }
+                }
+            } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+        }
+
+        private void snapshotLoop() {
+            Random random = new Random(seed);
+            try {
+                while (imageCount.get() - flushImages.get() < targetImages - targetImages / 2 && !allDone()) {
+                    LockSupport.parkNanos(random.nextInt(600_000));
+                    capture("from snapshot thread");
+                }
+                // Let flush-event images reach their share too (bounded: the appenders run out).
+                while (flushImages.get() < targetImages / 2 && !allDone()) {
+                    LockSupport.parkNanos(200_000);
+                }
+            } catch (Throwable e) {
+                failure.compareAndSet(null, e);
+            }
+        }
+
+        private boolean allDone() {
+            for (int t = 0; t < THREADS; t++) {
+                if (acked.get(t) < MAX_PER_THREAD) {
+                    return failure.get() != null;
+                }
+            }
+            return true;
+        }
+
+        /** Acknowledged set first, then the durable position, then the image, then what had started. */
+        private void capture(String origin) {
+            int[] ackedNow = new int[THREADS];
+            for (int t = 0; t < THREADS; t++) {
+                ackedNow[t] = acked.get(t);
+            }
+            long durable = live.durablePosition();
+            int index = imageCount.getAndIncrement();
+            long imageSeed = seed * 1_000_003L + index;
+            Random random = new Random(imageSeed);
+            SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);
+            SimulatedDisk image = disk.crashImage(random, loss);
+            int[] startedNow = new int[THREADS];
+            for (int t = 0; t < THREADS; t++) {
+                startedNow[t] = started.get(t);
+            }
+            synchronized (snapshots) {
+                snapshots.add(new Snapshot(index, origin, loss, imageSeed, ackedNow, durable, startedNow, image));
+            }
+        }
+
+        private void verify(Snapshot s, Path reopen, Counts counts) throws IOException {
+            String what = s.describe(mode);
+            List<String> reports = new ArrayList<>();
+            CommitLogConfig config = config(reopen);
+            List<TestLogs.Entry> entries;
+            long markerPosition;
+            byte[] marker = "appended after recovery".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            try (CommitLog log = CommitLog.open(config, s.image(), (file, offset, position, reason, action) ->
+                    reports.add(file.getFileName() + "@" + offset + " (position " + position + "): " + reason + "; " + action))) {
+                entries = TestLogs.replayAll(log);
+                check(s, entries, reports, what, counts);
+                markerPosition = log.append(marker, 0, marker.length);
+                log.sync();
+                List<TestLogs.Entry> after = TestLogs.replayFrom(log, markerPosition);
+                assertEquals(1, after.size(), () -> what + ": the append after recovery replays");
+                assertArrayEquals(marker, after.get(0).payload(), what);
+                if (!entries.isEmpty()) {
+                    assertTrue(markerPosition > entries.get(entries.size() - 1).position(), what + ": appends resume after the end");
+                }
+            } catch (CorruptLogException e) {
+                throw new AssertionError(what + ": reopening reported corruption; reports so far " + reports, e);
+            }
+            for (String report : reports) {
+                assertTrue(report.contains("torn tail"), () -> what + ": damage other than a torn tail was reported: " + reports);
+            }
+            counts.tornTailReports += reports.size();
+            try (CommitLog log = CommitLog.open(config, s.image(), (file, offset, position, reason, action) ->
+                    fail(what + ": second reopen reported " + reason + " at position " + position))) {
+                List<TestLogs.Entry> again = TestLogs.replayAll(log);
+                assertEquals(entries.size() + 1, again.size(), () -> what + ": a second reopen sees the same records and the marker");
+                TestLogs.Entry last = again.get(again.size() - 1);
+                assertEquals(markerPosition, last.position(), what);
+                assertArrayEquals(marker, last.payload(), what);
+            }
+            counts.images++;
+            counts.byLoss.merge(s.loss(), 1, Integer::sum);
+            counts.recordsVerified += entries.size();
+        }
+
+        private void check(Snapshot s, List<TestLogs.Entry> entries, List<String> reports, String what, Counts counts) {
+            int[] next = new int[THREADS];
+            long previous = -1;
+            for (TestLogs.Entry entry : entries) {
+                byte[] payload = entry.payload();
+                assertTrue(payload.length >= 8, () -> what + ": a record too short to be ours at " + entry.position());
+                ByteBuffer b = ByteBuffer.wrap(payload);
+                int thread = b.getInt();
+                int seq = b.getInt();
+                assertTrue(thread >= 0 && thread < THREADS && seq >= 0 && seq < s.started()[thread],
+                        () -> what + ": replayed a record that was never appended: thread " + thread + " seq " + seq + " at " + entry.position());
+                assertArrayEquals(record(thread, seq), payload, () -> what + ": record (" + thread + ", " + seq + ") differs");
+                assertEquals(next[thread], seq, () -> what + ": thread " + thread + " replays seq " + seq + " after " + (next[thread] - 1)
+                        + " (a duplicate, a gap or a reordering)");
+                next[thread]++;
+                assertTrue(entry.position() > previous, () -> what + ": positions do not increase at " + entry.position());
+                previous = entry.position();
+                if (seq < s.acked()[thread]) {
+                    assertEquals(positions[thread][seq], entry.position(), () -> what + ": record (" + thread + ", " + seq
+                            + ") replays at another position than append returned");
+                }
+            }
+            long lastPosition = previous;
+            for (int t = 0; t < THREADS; t++) {
+                for (int seq = 0; seq < s.acked()[t]; seq++) {
+                    long position = positions[t][seq];
+                    long end = position + RecordDescriptor.alignedFrameLength(record(t, seq).length);
+                    boolean required = mode != SyncMode.PERIODIC || end <= s.durable();
+                    if (mode != SyncMode.PERIODIC) {
+                        int thread = t;
+                        int sq = seq;
+                        assertTrue(end <= s.durable(), () -> what + ": record (" + thread + ", " + sq + ") was acknowledged but ends at "
+                                + end + ", past the durable position " + s.durable());
+                    }
+                    if (required) {
+                        counts.acknowledgedChecked++;
+                    }
+                    if ((required || position < lastPosition) && seq >= next[t]) {
+                        int thread = t;
+                        int sq = seq;
+                        fail(what + ": acknowledged record (" + thread + ", " + sq + ") at position " + position + " (end " + end
+                                + ") is missing after recovery; " + entries.size() + " records replayed, last at " + lastPosition
+                                + "; damage reports " + reports);
+                    }
+                }
+            }
+        }
+    }
+}

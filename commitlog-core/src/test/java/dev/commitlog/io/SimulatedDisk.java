@@ -1,0 +1,380 @@
+package dev.commitlog.io;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+/**
+ * An in-memory, fault-injecting {@link StorageLayer} for one log directory (LevelDB's
+ * fault_injection_test, in the shape of this engine's file layer).
+ *
+ * <p>Each file has two images. The <em>current</em> one is a direct {@link ByteBuffer} that the
+ * engine writes into exactly as into a mapping (the page cache). The <em>durable</em> one is what
+ * the device holds: {@link SegmentFile#flush} copies the current bytes of the range, rounded out
+ * to {@value #PAGE}-byte pages as {@code msync} does, into it. {@link #create} makes a file durable
+ * whole, name included (the contract says it is synced, renamed and the directory synced); a
+ * {@link #delete} is durable only after {@link #syncDirectory}.
+ *
+ * <p>{@link #crashImage} is a power loss: a new disk whose files hold the durable image plus some
+ * subset, chosen by a {@link Loss} policy, of the {@value #SECTOR}-byte sectors that were dirty
+ * (current differs from durable), taken from the current bytes; deletions not yet made durable
+ * may be undone. Reads of current bytes race with appenders on purpose: a sector being written
+ * back while it is written may hold any mixture, as on a real device.
+ *
+ * <p>Faults on command: fail the next flush with an {@link IOException}, block flushes on a latch,
+ * fail every {@link #create} (disk full) until cleared. Every flush call is counted, failed or not.
+ *
+ * <p>Files are keyed by name only, so an image can be reopened under any directory path.
+ */
+public final class SimulatedDisk implements StorageLayer {
+    public static final int PAGE = 4096;
+    public static final int SECTOR = 512;
+
+    /** Which dirty sectors a power loss leaves on the device. */
+    public enum Loss {
+        /** Only what was flushed. */
+        NONE,
+        /** Every dirty sector was written back (the kernel's writeback got everything out). */
+        ALL,
+        /** Each dirty sector independently, with probability one half. */
+        RANDOM_SECTORS,
+        /** The first k dirty sectors in file order, k uniform: writes reach the device in order. */
+        PREFIX,
+        /** Whole dirty pages in random order (a later page may land without an earlier one). */
+        OUT_OF_ORDER_PAGES;
+
+        private static final Loss[] VALUES = values();
+
+        public static Loss random(Random random) {
+            return VALUES[random.nextInt(VALUES.length)];
+        }
+    }
+
+    /** One completed (or failed) flush: which file, which byte range the device now holds. */
+    public record FlushEvent(long sequence, String file, int from, int to, boolean failed) {
+    }
+
+    private static final class Node {
+        final String name;
+        final ByteBuffer current;
+        final byte[] durable;
+
+        Node(String name, byte[] contents) {
+            this.name = name;
+            this.current = ByteBuffer.allocateDirect(contents.length);
+            this.current.put(0, contents);
+            this.durable = contents.clone();
+        }
+    }
+
+    private final Object lock = new Object();
+    /** The directory as the running system sees it. */
+    private final Map<String, Node> files = new TreeMap<>();
+    /** The directory as the device holds it: created files, and deleted ones until the directory is synced. */
+    private final Map<String, Node> durableNames = new TreeMap<>();
+    private long flushSequence;
+
+    private final AtomicInteger flushCalls = new AtomicInteger();
+    private final AtomicInteger failedFlushes = new AtomicInteger();
+    private final AtomicBoolean failNextFlush = new AtomicBoolean();
+    private final AtomicReference<CountDownLatch> flushGate = new AtomicReference<>();
+    private final CountDownLatch flushBlocked = new CountDownLatch(1);
+    private final AtomicReference<String> createFault = new AtomicReference<>();
+    private final AtomicInteger createCalls = new AtomicInteger();
+    private volatile Consumer<FlushEvent> flushListener = event -> { };
+
+    public SimulatedDisk() {
+    }
+
+    // ---- faults and observation -------------------------------------------------------------
+
+    /** The next flush call throws {@code IOException("Input/output error")} and makes nothing durable. */
+    public void failNextFlush() {
+        failNextFlush.set(true);
+    }
+
+    /** Flush calls from now on block until {@link #releaseFlushes()}. */
+    public void blockFlushes() {
+        flushGate.set(new CountDownLatch(1));
+    }
+
+    public void releaseFlushes() {
+        CountDownLatch gate = flushGate.getAndSet(null);
+        if (gate != null) {
+            gate.countDown();
+        }
+    }
+
+    /** Waits until some flush call is blocked on the gate set by {@link #blockFlushes()}. */
+    public boolean awaitFlushBlocked(long millis) throws InterruptedException {
+        return flushBlocked.await(millis, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** Every {@link #create} throws {@code IOException(message)} until {@link #clearCreateFault()}. */
+    public void failCreates(String message) {
+        createFault.set(message);
+    }
+
+    public void clearCreateFault() {
+        createFault.set(null);
+    }
+
+    /** Called on the flushing thread after each flush, successful or failed, outside the disk's lock. */
+    public void onFlush(Consumer<FlushEvent> listener) {
+        this.flushListener = listener;
+    }
+
+    /** Flush calls so far, failed ones included. */
+    public int flushCalls() {
+        return flushCalls.get();
+    }
+
+    public int failedFlushes() {
+        return failedFlushes.get();
+    }
+
+    public int createCalls() {
+        return createCalls.get();
+    }
+
+    /** The names of the files the running system sees. */
+    public List<String> fileNames() {
+        synchronized (lock) {
+            return new ArrayList<>(files.keySet());
+        }
+    }
+
+    // ---- StorageLayer ------------------------------------------------------------------------
+
+    @Override
+    public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
+        createCalls.incrementAndGet();
+        String fault = createFault.get();
+        if (fault != null) {
+            throw new IOException(fault);
+        }
+        String name = name(path);
+        byte[] contents = new byte[size];
+        ByteBuffer h = header.duplicate().clear();
+        h.get(contents, 0, Math.min(h.remaining(), size));
+        synchronized (lock) {
+            if (files.containsKey(name)) {
+                throw new IOException(path + " already exists");
+            }
+            Node node = new Node(name, contents);
+            files.put(name, node);
+            durableNames.put(name, node);
+            return new Handle(node, path, true);
+        }
+    }
+
+    @Override
+    public SegmentFile open(Path path, boolean writable) throws IOException {
+        synchronized (lock) {
+            Node node = files.get(name(path));
+            if (node == null) {
+                throw new java.nio.file.NoSuchFileException(path.toString());
+            }
+            return new Handle(node, path, writable);
+        }
+    }
+
+    @Override
+    public List<Path> list(Path directory) {
+        synchronized (lock) {
+            List<Path> result = new ArrayList<>();
+            for (String name : files.keySet()) {
+                result.add(directory.resolve(name));
+            }
+            return result;
+        }
+    }
+
+    @Override
+    public long size(Path path) throws IOException {
+        synchronized (lock) {
+            Node node = files.get(name(path));
+            if (node == null) {
+                throw new java.nio.file.NoSuchFileException(path.toString());
+            }
+            return node.durable.length;
+        }
+    }
+
+    @Override
+    public void delete(Path path) {
+        synchronized (lock) {
+            files.remove(name(path));
+        }
+    }
+
+    @Override
+    public void syncDirectory(Path directory) {
+        synchronized (lock) {
+            durableNames.clear();
+            durableNames.putAll(files);
+        }
+    }
+
+    private static String name(Path path) {
+        return path.getFileName().toString();
+    }
+
+    // ---- power loss --------------------------------------------------------------------------
+
+    /**
+     * A new disk holding what a power loss now could leave: every file whose name is durable, with
+     * its durable image plus the dirty sectors {@code loss} keeps. Files deleted without a directory
+     * sync come back with probability one half (always under {@link Loss#NONE}, never under
+     * {@link Loss#ALL}).
+     */
+    public SimulatedDisk crashImage(Random random, Loss loss) {
+        Map<String, byte[]> image = new TreeMap<>();
+        List<int[]> dirty = new ArrayList<>(); // {file index, sector}
+        List<String> order = new ArrayList<>();
+        List<byte[]> currents = new ArrayList<>();
+        synchronized (lock) {
+            for (Node node : durableNames.values()) {
+                boolean deleted = files.get(node.name) != node;
+                if (deleted && (loss == Loss.ALL || (loss != Loss.NONE && random.nextBoolean()))) {
+                    continue;
+                }
+                byte[] bytes = node.durable.clone();
+                byte[] current = new byte[bytes.length];
+                node.current.get(0, current);
+                int index = order.size();
+                order.add(node.name);
+                currents.add(current);
+                image.put(node.name, bytes);
+                for (int from = 0; from < bytes.length; from += SECTOR) {
+                    int to = Math.min(bytes.length, from + SECTOR);
+                    if (!Arrays.equals(bytes, from, to, current, from, to)) {
+                        dirty.add(new int[] {index, from});
+                    }
+                }
+            }
+        }
+        List<int[]> kept = switch (loss) {
+            case NONE -> List.of();
+            case ALL -> dirty;
+            case RANDOM_SECTORS -> dirty.stream().filter(s -> random.nextBoolean()).toList();
+            case PREFIX -> dirty.subList(0, random.nextInt(dirty.size() + 1));
+            case OUT_OF_ORDER_PAGES -> {
+                Map<Long, Boolean> pages = new java.util.HashMap<>();
+                yield dirty.stream()
+                        .filter(s -> pages.computeIfAbsent(((long) s[0] << 32) | (s[1] / PAGE), p -> random.nextBoolean()))
+                        .toList();
+            }
+        };
+        for (int[] sector : kept) {
+            byte[] bytes = image.get(order.get(sector[0]));
+            byte[] current = currents.get(sector[0]);
+            int length = Math.min(SECTOR, bytes.length - sector[1]);
+            System.arraycopy(current, sector[1], bytes, sector[1], length);
+        }
+        SimulatedDisk disk = new SimulatedDisk();
+        for (Map.Entry<String, byte[]> file : image.entrySet()) {
+            Node node = new Node(file.getKey(), file.getValue());
+            disk.files.put(node.name, node);
+            disk.durableNames.put(node.name, node);
+        }
+        return disk;
+    }
+
+    /** The bytes the device holds for {@code fileName} (a copy), or null. */
+    public byte[] durableBytes(String fileName) {
+        synchronized (lock) {
+            Node node = durableNames.get(fileName);
+            return node == null ? null : node.durable.clone();
+        }
+    }
+
+    private final class Handle implements SegmentFile {
+        private final Node node;
+        private final Path path;
+        private final ByteBuffer buffer;
+        private volatile boolean closed;
+
+        Handle(Node node, Path path, boolean writable) {
+            this.node = node;
+            this.path = path;
+            this.buffer = writable ? node.current : node.current.asReadOnlyBuffer();
+        }
+
+        @Override
+        public Path path() {
+            return path;
+        }
+
+        @Override
+        public int size() {
+            return node.durable.length;
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        public void flush(int from, int to) throws IOException {
+            flushCalls.incrementAndGet();
+            if (closed) {
+                throw new IOException(path + " is closed");
+            }
+            if (from < 0 || to > size() || from > to) {
+                throw new IndexOutOfBoundsException("flush [" + from + ", " + to + ") of " + size());
+            }
+            CountDownLatch gate = flushGate.get();
+            if (gate != null) {
+                flushBlocked.countDown();
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("flush interrupted");
+                }
+            }
+            FlushEvent event;
+            if (failNextFlush.getAndSet(false)) {
+                failedFlushes.incrementAndGet();
+                synchronized (lock) {
+                    event = new FlushEvent(++flushSequence, node.name, from, to, true);
+                }
+                flushListener.accept(event);
+                throw new IOException("Input/output error (simulated flush failure of " + path + ")");
+            }
+            int pageFrom = from / PAGE * PAGE;
+            int pageTo = Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);
+            synchronized (lock) {
+                node.current.get(pageFrom, node.durable, pageFrom, pageTo - pageFrom);
+                event = new FlushEvent(++flushSequence, node.name, pageFrom, pageTo, false);
+            }
+            flushListener.accept(event);
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+
+        @Override
+        public String toString() {
+            return "simulated:" + path;
+        }
+    }
+}
