@@ -19,8 +19,8 @@ import java.util.stream.Stream;
 
 /**
  * The production file layer: segment files are written full of zeros when created, then mapped
- * with {@link FileChannel#map}; a flush is {@link MappedByteBuffer#force(int, int)}, which issues
- * {@code msync(MS_SYNC)} on the range (proven by {@code StraceFlushTest}).
+ * with {@link FileChannel#map} (copy-on-write when writable); a flush is {@code pwrite} of the new
+ * bytes and {@code fdatasync} (proven by {@code StraceFlushTest}; see {@link MappedSegmentFile}).
  *
  * <p>Why zeros are written rather than a sparse file or fallocate: a flush of a written block
  * changes no file metadata, so {@code msync} costs one data write and no journal commit, and the
@@ -58,13 +58,21 @@ public final class MappedStorageLayer implements StorageLayer {
         Set<StandardOpenOption> options = writable
                 ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
                 : Set.of(StandardOpenOption.READ);
-        try (FileChannel channel = FileChannel.open(path, options)) {
+        FileChannel channel = FileChannel.open(path, options);
+        try {
             long size = channel.size();
             if (size > Integer.MAX_VALUE) {
                 throw new IOException(path + " is " + size + " bytes; segments are at most 2 GiB");
             }
-            MappedByteBuffer buffer = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0, size);
-            return new MappedSegmentFile(path, buffer);
+            // Writable files are mapped copy-on-write; see MappedSegmentFile for why.
+            MappedByteBuffer buffer = channel.map(writable ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY, 0, size);
+            if (!writable) {
+                channel.close();
+            }
+            return new MappedSegmentFile(path, buffer, writable ? channel : null);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
     }
 

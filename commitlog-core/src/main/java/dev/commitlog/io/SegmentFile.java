@@ -6,7 +6,8 @@ import java.nio.file.Path;
 
 /**
  * One segment file, mapped into memory whole. Writers store into {@link #buffer()}; nothing is
- * durable until {@link #flush} returns.
+ * durable until {@link #flush} or {@link #flushHeaderAndRange} returns (and, in the production
+ * layer, nothing reaches the file before that either: the mapping is copy-on-write).
  *
  * <p>Assumptions and guarantees: {@link #flush} is called by one thread at a time (the sync thread,
  * or recovery before it starts). A flush that throws has made no promise: the caller must treat
@@ -27,6 +28,15 @@ public interface SegmentFile extends AutoCloseable {
      * the device has acknowledged them.
      */
     void flush(int from, int to) throws IOException;
+
+    /**
+     * Makes bytes {@code [0, headerLength)} and {@code [from, to)} durable with one device flush:
+     * the sync thread's call, which rewrites the header's durable mark and adds newly published
+     * frames. The default flushes {@code [0, to)}, which covers both.
+     */
+    default void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
+        flush(0, to);
+    }
 
     /** Unmaps the file. The caller guarantees no thread touches {@link #buffer()} afterwards. */
     @Override

@@ -124,7 +124,7 @@ public final class SegmentSyncer {
             syncing.writeDurableMark(durableBefore);
         }
         long started = System.nanoTime();
-        syncing.file().flush(0, (int) flushTo);
+        syncing.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, (int) syncedOffset, (int) flushTo);
         long elapsed = System.nanoTime() - started;
         metrics.flushCompleted(recordsSinceFlush, flushTo - syncedOffset, elapsed);
         recordsSinceFlush = 0;
