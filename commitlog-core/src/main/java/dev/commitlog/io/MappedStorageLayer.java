@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * bytes and {@code fdatasync} (proven by {@code StraceFlushTest}; see {@link MappedSegmentFile}).
  *
  * <p>Why zeros are written rather than a sparse file or fallocate: a flush of a written block
- * changes no file metadata, so {@code msync} costs one data write and no journal commit, and the
+ * changes no file metadata, so {@code fdatasync} costs one data write and no journal commit, and the
  * zeros are the "nothing written yet" value that the frame format relies on.
  */
 public final class MappedStorageLayer implements StorageLayer {

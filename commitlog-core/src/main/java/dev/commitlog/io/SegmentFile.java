@@ -24,7 +24,7 @@ public interface SegmentFile extends AutoCloseable {
     ByteBuffer buffer();
 
     /**
-     * Makes bytes {@code [from, to)} durable (a synchronous msync or fdatasync). Returns only when
+     * Makes bytes {@code [from, to)} durable (pwrite then fdatasync, or a synchronous msync). Returns only when
      * the device has acknowledged them.
      */
     void flush(int from, int to) throws IOException;

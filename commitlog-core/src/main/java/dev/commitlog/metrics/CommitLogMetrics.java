@@ -4,7 +4,7 @@ package dev.commitlog.metrics;
  * A snapshot of a log's counters, taken by {@code CommitLog.metrics()}. Counters only grow, so
  * rates come from the difference of two snapshots.
  *
- * @param flushes            completed flushes (each one msync/fdatasync call that made data durable)
+ * @param flushes            completed flushes (each one fdatasync call that made data durable)
  * @param recordsFlushed     records made durable
  * @param bytesFlushed       bytes of segment made durable (frames, padding and markers)
  * @param flushNanosTotal    time spent inside flush calls
