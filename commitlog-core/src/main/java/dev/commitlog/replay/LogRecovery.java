@@ -73,6 +73,7 @@ public final class LogRecovery {
             firstFree = SegmentDescriptor.HEADER_LENGTH;
             kept.add(new SegmentRef(nextId, path));
         }
+        tail.pretouch();
         flushAll(kept, tail, storage);
         if (directoryChanged) {
             storage.syncDirectory(directory);

@@ -31,6 +31,7 @@ import net.openhft.chronicle.bytes.BytesStore;
  */
 public final class Segment {
     private static final int FRAME_HEADER = HEADER_LENGTH;
+    private static final int PAGE_SIZE = 4096;
 
     private final long id;
     private final long basePosition;
@@ -124,6 +125,18 @@ public final class Segment {
     /** The length word at {@code offset} (volatile load: pairs with the ordered store in publish). */
     public int lengthWordAt(long offset) {
         return memory.readVolatileInt(offset + LENGTH_OFFSET);
+    }
+
+    /**
+     * Writes every page of the mapping once (storing back the byte it holds), so that the
+     * copy-on-write fault of each page is taken here, by the thread preparing the segment, and not
+     * by an appender: at 112 bytes a record, one append in 37 would otherwise pay a page copy.
+     */
+    public void pretouch() {
+        ByteBuffer bytes = file.buffer();
+        for (int page = 0; page < size; page += PAGE_SIZE) {
+            bytes.put(page, bytes.get(page));
+        }
     }
 
     /** Records, before a flush, a position that is already durable (see {@link SegmentDescriptor}). */

@@ -81,7 +81,9 @@ final class SegmentAllocator implements AutoCloseable {
         Path path = directory.resolve(SegmentDescriptor.fileName(id));
         SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(id, basePosition, segmentSize), permissions);
         metrics.segmentCreated();
-        return new Segment(id, basePosition, file, SegmentDescriptor.HEADER_LENGTH);
+        Segment segment = new Segment(id, basePosition, file, SegmentDescriptor.HEADER_LENGTH);
+        segment.pretouch();
+        return segment;
     }
 
     /** Stops preparing; a prepared but unused segment stays on disk (recovery reuses or removes it). */
