@@ -24,11 +24,6 @@ public final class ChronicleQueuePeer implements Contender {
     }
 
     @Override
-    public String mode() {
-        return "";
-    }
-
-    @Override
     public String settings() {
         return "chronicle-queue: defaults, one appender per thread, writeBytes, no flush";
     }

@@ -31,11 +31,6 @@ public final class FsyncEachPeer implements Contender {
     }
 
     @Override
-    public String mode() {
-        return "";
-    }
-
-    @Override
     public String settings() {
         return "fsync-each: FileChannel.write of each record into one preallocated, zeroed 16 MiB file + force(false), under one lock";
     }

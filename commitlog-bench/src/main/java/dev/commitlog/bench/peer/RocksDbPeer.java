@@ -41,11 +41,6 @@ public final class RocksDbPeer implements Contender {
     }
 
     @Override
-    public String mode() {
-        return "";
-    }
-
-    @Override
     public String settings() {
         return "rocksdb: RocksDB " + RocksDB.rocksdbVersion() + " defaults, compression off, WriteOptions.sync=true, 16-byte unique keys";
     }

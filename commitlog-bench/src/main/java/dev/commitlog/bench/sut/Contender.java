@@ -14,7 +14,9 @@ public interface Contender {
     String system();
 
     /** The commit log's mode label ({@code batch}, {@code group-10ms}, ...); empty for peers. */
-    String mode();
+    default String mode() {
+        return "";
+    }
 
     /** Whether an append that returned survives a crash (what the durable ratios compare). */
     boolean durable();
