@@ -10,6 +10,7 @@ import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.metrics.CommitLogMetrics;
 import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.replay.LogRecovery;
 import dev.commitlog.replay.Replayer;
@@ -163,7 +164,7 @@ public final class CommitLog implements AutoCloseable {
         }
     }
 
-    private void claimSpace(int length, AppendSlot slot, dev.commitlog.record.FrameChecksum checksum) {
+    private void claimSpace(int length, AppendSlot slot, FrameChecksum checksum) {
         try {
             writer.claim(alignedFrameLength(length), slot, checksum);
         } catch (IOException e) {

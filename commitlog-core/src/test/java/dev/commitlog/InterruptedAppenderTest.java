@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.SimulatedDisk;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +18,10 @@ class InterruptedAppenderTest {
 
     @Test
     void anInterruptedAppenderStillWaitsForItsFlushAndKeepsItsInterruptFlag() throws Exception {
-        HeldFlushStorageLayer storage = new HeldFlushStorageLayer();
+        SimulatedDisk storage = new SimulatedDisk();
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).build();
         try (CommitLog log = CommitLog.open(config, storage, (f, o, p, r, a) -> { })) {
-            storage.holdFlushes();
+            storage.blockFlushes();
             AtomicBoolean flagAfter = new AtomicBoolean();
             Thread[] appender = new Thread[1];
             CompletableFuture<Long> append = CompletableFuture.supplyAsync(() -> {
@@ -29,7 +30,7 @@ class InterruptedAppenderTest {
                 flagAfter.set(Thread.currentThread().isInterrupted());
                 return position;
             });
-            while (appender[0] == null || storage.flushesStarted.get() == 0) {
+            while (appender[0] == null || storage.flushCalls() == 0) {
                 Thread.sleep(5);
             }
             appender[0].interrupt();

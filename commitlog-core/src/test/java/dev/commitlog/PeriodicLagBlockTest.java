@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.SimulatedDisk;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +19,7 @@ class PeriodicLagBlockTest {
 
     @Test
     void appendsBlockWhileAFlushIsHeldPastTheLagLimitAndResumeWhenItCompletes() throws Exception {
-        HeldFlushStorageLayer storage = new HeldFlushStorageLayer();
+        SimulatedDisk storage = new SimulatedDisk();
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC)
                 .syncPeriod(Duration.ofMillis(50)).periodicLagBlock(Duration.ofMillis(150))
                 .segmentSize(TestLogs.SMALL_SEGMENT).build();
@@ -30,10 +31,10 @@ class PeriodicLagBlockTest {
             }
             assertTrue(System.nanoTime() - before < TimeUnit.MILLISECONDS.toNanos(150), "unblocked appends return at once");
 
-            storage.holdFlushes();
-            int started = storage.flushesStarted.get();
+            storage.blockFlushes();
+            int started = storage.flushCalls();
             log.append(record, 0, record.length); // gives the next flush something to do
-            while (storage.flushesStarted.get() == started) {
+            while (storage.flushCalls() == started) {
                 Thread.sleep(5); // wait until the sync thread is stuck inside a flush
             }
             Thread.sleep(200); // now past the 150 ms lag limit

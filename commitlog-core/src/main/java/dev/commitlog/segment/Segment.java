@@ -30,7 +30,6 @@ import net.openhft.chronicle.bytes.BytesStore;
  * </ul>
  */
 public final class Segment {
-    private static final int FRAME_HEADER = HEADER_LENGTH;
     private static final int PAGE_SIZE = 4096;
 
     private final long id;
@@ -104,12 +103,12 @@ public final class Segment {
 
     /** Copies a payload into a claimed frame. */
     public void write(long offset, byte[] bytes, int from, int length) {
-        memory.write(offset + FRAME_HEADER, bytes, from, length);
+        memory.write(offset + HEADER_LENGTH, bytes, from, length);
     }
 
     /** Copies {@code record}'s remaining bytes into a claimed frame, without moving its position. */
     public void write(long offset, ByteBuffer record) {
-        memory.write(offset + FRAME_HEADER, record, record.position(), record.remaining());
+        memory.write(offset + HEADER_LENGTH, record, record.position(), record.remaining());
     }
 
     /** Publishes a frame: checksum first, then the length word (ordered store: publishes the frame). */

@@ -157,7 +157,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         return failure;
     }
 
-    protected final void checkNotFailed() {
+    private void checkNotFailed() {
         RuntimeException failed = failure;
         if (failed != null) {
             throw failed;

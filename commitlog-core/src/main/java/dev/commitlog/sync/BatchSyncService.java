@@ -20,7 +20,6 @@ public final class BatchSyncService extends AbstractSyncService {
 
     @Override
     public void afterAppend(long endPosition, Waiter waiter) {
-        checkNotFailed();
         requestFlush();
         awaitDurable(endPosition, waiter);
     }

@@ -42,7 +42,6 @@ public final class GroupSyncService extends AbstractSyncService {
 
     @Override
     public void afterAppend(long endPosition, Waiter waiter) {
-        checkNotFailed();
         requestFlush();
         awaitDurable(endPosition, waiter);
     }

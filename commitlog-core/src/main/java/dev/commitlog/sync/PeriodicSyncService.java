@@ -52,7 +52,6 @@ public final class PeriodicSyncService extends AbstractSyncService {
         if (lag <= lagBlockNanos) {
             return;
         }
-        checkNotFailed();
         metrics.lagBlocked();
         warnLagging(lag);
         requestFlush();

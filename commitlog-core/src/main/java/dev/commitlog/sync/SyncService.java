@@ -19,7 +19,8 @@ public interface SyncService extends AutoCloseable {
 
     /**
      * Called by an appender after publishing a frame that ends at {@code endPosition}; returns when
-     * the record is as durable as the mode promises.
+     * the record is as durable as the mode promises. The caller checked for an earlier failure
+     * before claiming; a failure after that releases the wait and is thrown from it.
      *
      * @throws dev.commitlog.CommitLogFailedException if a flush failed before it covered the record
      */
