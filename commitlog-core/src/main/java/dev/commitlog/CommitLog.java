@@ -28,7 +28,9 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.commitlog.async.AsyncCompletions;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import net.openhft.chronicle.bytes.Bytes;
 import org.slf4j.Logger;
@@ -63,6 +65,9 @@ public final class CommitLog implements AutoCloseable {
     private final Replayer replayer;
     private final ThreadLocal<AppendContext> contexts = ThreadLocal.withInitial(AppendContext::new);
     private final Object maintenance = new Object();
+    /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
+    public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
+    private volatile AsyncCompletions completions;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private CommitLog(CommitLogConfig config, StorageLayer storage, DirectoryLock lock, LogRecovery.Recovered recovered,
@@ -105,6 +110,72 @@ public final class CommitLog implements AutoCloseable {
 
     /** Appends {@code length} bytes of {@code bytes} from {@code offset}; returns the record's position. */
     public long append(byte[] bytes, int offset, int length) {
+        return append(bytes, offset, length, Ack.MODE);
+    }
+
+    /**
+     * Appends {@code length} bytes of {@code bytes} from {@code offset}, returning when the record
+     * is as durable as {@code ack} asks, whatever the sync mode; returns the record's position.
+     */
+    public long append(byte[] bytes, int offset, int length, Ack ack) {
+        AppendContext context = writeRecord(bytes, offset, length);
+        return afterPublish(context.slot, context, ack);
+    }
+
+    /**
+     * Appends without waiting: returns the record's position at once, and tells {@code callback}
+     * on the completion thread, in position order, after the flush that covers the record (in a
+     * Periodic log: the next periodic flush). Allocates nothing: one callback object may serve
+     * every append. A thread may have {@link #MAX_ASYNC_IN_FLIGHT_PER_THREAD} appends in flight;
+     * past that, this call waits for completions.
+     */
+    public long appendAsync(byte[] bytes, int offset, int length, AppendCallback callback) {
+        Objects.requireNonNull(callback, "callback");
+        return appendAsyncTo(bytes, offset, length, callback);
+    }
+
+    /** As {@link #appendAsync(byte[], int, int, AppendCallback)}, completing a future with the position. */
+    public CompletableFuture<Long> appendAsync(byte[] bytes, int offset, int length) {
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        appendAsyncTo(bytes, offset, length, future);
+        return future;
+    }
+
+    private long appendAsyncTo(byte[] bytes, int offset, int length, Object completion) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        checkAppendable(length);
+        AppendContext context = contexts.get();
+        if (context.submitter == null) {
+            context.submitter = completions().register();
+        }
+        context.submitter.awaitSpace(); // before claiming: see Submitter.awaitSpace
+        claimSpace(length, context.slot, context.checksum);
+        AppendSlot slot = context.slot;
+        Segment segment = slot.segment();
+        segment.write(slot.offset(), bytes, offset, length);
+        int frameLength = frameLength(length);
+        int crc = context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value();
+        context.submitter.add(slot.position(), slot.endPosition(), completion); // before publishing
+        segment.publish(slot.offset(), frameLength, crc);
+        sync.requestSync(slot.endPosition());
+        return slot.position();
+    }
+
+    private AsyncCompletions completions() {
+        AsyncCompletions made = completions;
+        if (made == null) {
+            synchronized (maintenance) {
+                made = completions;
+                if (made == null) {
+                    made = new AsyncCompletions(sync, MAX_ASYNC_IN_FLIGHT_PER_THREAD, config.directory().getFileName().toString());
+                    completions = made;
+                }
+            }
+        }
+        return made;
+    }
+
+    private AppendContext writeRecord(byte[] bytes, int offset, int length) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         AppendContext context = beginAppend(length);
         AppendSlot slot = context.slot;
@@ -112,7 +183,7 @@ public final class CommitLog implements AutoCloseable {
         segment.write(slot.offset(), bytes, offset, length);
         int frameLength = frameLength(length);
         segment.publish(slot.offset(), frameLength, context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value());
-        return afterPublish(slot, context);
+        return context;
     }
 
     /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
@@ -127,7 +198,7 @@ public final class CommitLog implements AutoCloseable {
         int crc = context.checksum.begin(slot.position(), frameLength).update(record).value();
         record.position(start);
         segment.publish(slot.offset(), frameLength, crc);
-        return afterPublish(slot, context);
+        return afterPublish(slot, context, Ack.MODE);
     }
 
     /**
@@ -173,11 +244,15 @@ public final class CommitLog implements AutoCloseable {
     }
 
     long afterPublish(AppendSlot slot) {
-        return afterPublish(slot, contexts.get());
+        return afterPublish(slot, contexts.get(), Ack.MODE);
     }
 
-    private long afterPublish(AppendSlot slot, AppendContext context) {
-        sync.afterAppend(slot.endPosition(), context.waiter);
+    private long afterPublish(AppendSlot slot, AppendContext context, Ack ack) {
+        switch (ack) {
+            case MODE -> sync.afterAppend(slot.endPosition(), context.waiter);
+            case DURABLE -> sync.syncUpTo(slot.endPosition(), context.waiter);
+            case WRITTEN -> sync.requestSync(slot.endPosition());
+        }
         return slot.position();
     }
 
@@ -250,6 +325,10 @@ public final class CommitLog implements AutoCloseable {
             return;
         }
         sync.close();
+        AsyncCompletions made = completions;
+        if (made != null) {
+            made.close(); // after the sync service's last flush: completes what it covered, fails the rest
+        }
         writer.close();
         try {
             lock.close();

@@ -49,7 +49,7 @@ class FailingDiskTest {
         return switch (mode) {
             case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).build();
             case GROUP -> builder.groupWindow(Duration.ofMillis(1)).build();
-            case BATCH -> builder.build();
+            case BATCH, ADAPTIVE -> builder.build();
         };
     }
 

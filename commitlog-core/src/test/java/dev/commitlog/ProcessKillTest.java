@@ -40,6 +40,8 @@ class ProcessKillTest {
     private static final int THREADS = 4;
     /** Cycles on one directory before starting a fresh one, so that the log stays small. */
     private static final int CYCLES_PER_DIRECTORY = 25;
+    /** The modes that acknowledge only durable records, taken in turn by successive cycles. */
+    private static final SyncMode[] KILLED_MODES = {SyncMode.BATCH, SyncMode.GROUP, SyncMode.ADAPTIVE};
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
     /** The Chronicle flags of the parent pom's {@code chronicle.jvm.flags}, used when the test JVM was not given them. */
     private static final List<String> CHRONICLE_FLAGS = List.of(
@@ -94,7 +96,7 @@ class ProcessKillTest {
                 logDir = Files.createDirectories(dir.resolve("log-" + cycle));
                 acknowledged.clear();
             }
-            SyncMode mode = cycle % 2 == 0 ? SyncMode.BATCH : SyncMode.GROUP;
+            SyncMode mode = KILLED_MODES[cycle % KILLED_MODES.length];
             long appendMillis = 100 + random.nextInt(200);
             List<String> lines = runAndKill(logDir, mode, cycle, appendMillis, cycle);
             totals.kills++;

@@ -148,12 +148,12 @@ class SimulatedPowerLossTest {
             return switch (mode) {
                 case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).build();
                 case GROUP -> builder.groupWindow(Duration.ofMillis(1)).build();
-                case BATCH -> builder.build();
+                case BATCH, ADAPTIVE -> builder.build();
             };
         }
 
         Counts run() throws Exception {
-            int flushStride = mode == SyncMode.BATCH ? 3 : 1;
+            int flushStride = mode == SyncMode.BATCH || mode == SyncMode.ADAPTIVE ? 3 : 1;
             disk.onFlush(event -> {
                 if (capturing && !event.failed() && flushEvents.incrementAndGet() % flushStride == 0
                         && flushImages.get() < targetImages / 2) {

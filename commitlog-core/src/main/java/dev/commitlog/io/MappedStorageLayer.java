@@ -59,6 +59,7 @@ public final class MappedStorageLayer implements StorageLayer {
                 ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
                 : Set.of(StandardOpenOption.READ);
         FileChannel channel = FileChannel.open(path, options);
+        UninterruptibleChannels.make(channel);
         try {
             long size = channel.size();
             if (size > Integer.MAX_VALUE) {

@@ -19,7 +19,7 @@ public final class MetricsRecorder {
     private final LongAdder oversizeRejected = new LongAdder();
     private final LongAdder lagBlocks = new LongAdder();
 
-    /** Sync thread only. */
+    /** The flush-role holder only (one thread at a time; the role orders them). */
     public void flushCompleted(int records, long bytes, long nanos) {
         flushes.lazySet(flushes.get() + 1);
         recordsFlushed.lazySet(recordsFlushed.get() + records);

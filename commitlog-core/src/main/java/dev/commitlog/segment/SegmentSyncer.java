@@ -12,8 +12,9 @@ import java.util.function.Consumer;
  * Finds how far the log is published and makes it durable, segment by segment, in order; owns the
  * durable position.
  *
- * <p>Assumptions and guarantees: only the sync thread calls {@link #flushOnce} and
- * {@link #hasUnflushedData}; any thread may read {@link #durablePosition()}. Frames are examined
+ * <p>Assumptions and guarantees: only the holder of the sync service's flush role (the sync thread,
+ * or an appender flushing inline) calls {@link #flushOnce}, {@link #hasUnflushedData} and
+ * {@link #publishedRecords}; any thread may read {@link #durablePosition()}. Frames are examined
  * in position order and the scan stops at the first one whose length is still 0, so the durable
  * position only ever covers a contiguous prefix of published frames: an appender is never told
  * its record is durable while an earlier record could still be lost. A segment is left only after
@@ -33,6 +34,8 @@ public final class SegmentSyncer {
     /** The end marker of {@link #syncing} has been seen. */
     private boolean endSeen;
     private int recordsSinceFlush;
+    private int lastFlushRecords;
+    private long lastFlushNanos;
 
     /**
      * @param first            the segment appends go to first
@@ -73,7 +76,7 @@ public final class SegmentSyncer {
     public boolean flushOnce() throws IOException {
         boolean moved = false;
         for (;;) {
-            if (endSeen) {
+            if (endSeen && syncedOffset == syncing.size()) { // publishedRecords may have seen the end first
                 Segment next = syncing.next();
                 if (next == null) {
                     return moved; // the writer is still rolling over; its next segment comes later
@@ -127,9 +130,32 @@ public final class SegmentSyncer {
         syncing.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, (int) syncedOffset, (int) flushTo);
         long elapsed = System.nanoTime() - started;
         metrics.flushCompleted(recordsSinceFlush, flushTo - syncedOffset, elapsed);
+        lastFlushRecords = recordsSinceFlush;
+        lastFlushNanos = elapsed;
         recordsSinceFlush = 0;
         syncedOffset = flushTo;
         durable.setVolatile(syncing.basePosition() + flushTo); // volatile store: publishes durability before waiters are drained
+    }
+
+    /**
+     * Records published in a contiguous prefix since the last flush, scanning what is new. Counts
+     * only the segment being flushed: enough for deciding whether to wait for more.
+     */
+    public int publishedRecords() {
+        if (!endSeen) {
+            scan();
+        }
+        return recordsSinceFlush;
+    }
+
+    /** Records the last flush made durable. */
+    public int lastFlushRecords() {
+        return lastFlushRecords;
+    }
+
+    /** How long the last flush's write and fdatasync took. */
+    public long lastFlushNanos() {
+        return lastFlushNanos;
     }
 
     /** The segment the sync thread is working on. */

@@ -7,21 +7,31 @@ import dev.commitlog.segment.SegmentSyncer;
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sync thread: wait for work as the mode says, flush through the shared
- * {@link SegmentSyncer}, wake the appenders the flush covered, repeat.
+ * The flush machinery every mode shares: a sync thread that waits for work as the mode says,
+ * flushes through the shared {@link SegmentSyncer} and wakes the appenders the flush covered; and
+ * the <em>flush role</em>, which lets an appender that finds nobody flushing run the flush itself.
  *
- * <p>Assumptions and guarantees: the sync thread is the only caller of the syncer. Appenders wake
- * it through {@link #requestFlush()}; the handshake is Dekker-style (the appender's publish, a full
- * fence, then the read of {@code parked}; the sync thread's volatile write of {@code parked}, then
- * the read of the next length word), so a request is never lost while the thread parks. After a
- * failed flush the thread stops for good: nothing is flushed or acknowledged again until the log is
- * reopened.
+ * <p>Assumptions and guarantees:
+ * <ul>
+ *   <li>The flush role is one CAS-guarded flag. Only its holder touches the syncer's scan state and
+ *       the waiters' pending list; the CAS and the releasing volatile store order one holder's work
+ *       before the next's. Nobody blocks on the role: a thread that fails to take it either waits for
+ *       the durable position (appenders) or parks until the holder releases it (the sync thread).</li>
+ *   <li>Appenders wake the sync thread through {@link #requestFlush()}; the handshake is
+ *       Dekker-style (the appender's publish or request, a full fence, then the read of
+ *       {@code parked}; the sync thread's volatile write of {@code parked}, then the re-read of its
+ *       condition), so a request is never lost while the thread parks. The same handshake, on
+ *       {@code parkedForRole}, wakes a sync thread that waits for an inline flusher to finish.</li>
+ *   <li>After a failed flush nothing is flushed or acknowledged again until the log is reopened:
+ *       the failure is recorded by the role holder, and every later holder checks it first.</li>
+ * </ul>
  */
 abstract class AbstractSyncService implements SyncService, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SyncService.class);
@@ -33,16 +43,18 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     protected final DurabilityWaiters waiters;
     private final CommitFailurePolicy failurePolicy;
     private final Thread thread;
+    private final AtomicBoolean flushRole = new AtomicBoolean();
     private volatile boolean running = true;
     private volatile boolean parked;
-    /** The highest position a caller of syncUpTo waits for; the thread flushes until it is durable. */
+    private volatile boolean parkedForRole;
+    /** The highest position an appender or a caller of syncUpTo waits for. */
     private final AtomicLong requestedPosition = new AtomicLong();
     private volatile RuntimeException failure;
 
-    AbstractSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name) {
+    AbstractSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning) {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
-        this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16);
+        this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups());
         this.thread = new Thread(this, "commitlog-sync-" + name);
         this.thread.setDaemon(true);
     }
@@ -55,17 +67,22 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     @Override
     public final void run() {
         try {
-            while (running) {
+            while (running && failure == null) {
                 awaitWork();
-                if (!running) {
+                if (!running || failure != null) {
                     break;
                 }
-                flush();
-                afterFlush();
+                if (tryFlush()) {
+                    afterFlush();
+                } else {
+                    awaitRoleReleased();
+                }
             }
             drainOnClose();
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
+            takeRole();
             fail(e);
+            flushRole.set(false);
         }
     }
 
@@ -76,11 +93,65 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     protected void afterFlush() {
     }
 
-    protected final void flush() throws IOException {
-        if (syncer.flushOnce()) {
-            waiters.wakeCovered(syncer.durablePosition());
+    /** Mode-specific, called by the role holder just before it flushes (Adaptive's gather). */
+    protected void beforeFlush() {
+    }
+
+    /**
+     * Flushes what is published unless another thread holds the flush role; returns whether this
+     * thread held it. Nothing is flushed after a failure, nor by an appender once close began (the
+     * sync thread's last flushes then own the segments until the writer unmaps them).
+     */
+    protected final boolean tryFlush() {
+        if (!flushRole.compareAndSet(false, true)) {
+            return false;
         }
-        flushed(System.nanoTime());
+        try {
+            if (running) {
+                flushHoldingRole();
+            }
+        } finally {
+            releaseRole();
+        }
+        return true;
+    }
+
+    private void flushHoldingRole() {
+        if (failure != null) {
+            return;
+        }
+        try {
+            beforeFlush();
+            if (syncer.flushOnce()) {
+                waiters.wakeCovered(syncer.durablePosition());
+            }
+            flushed(System.nanoTime());
+        } catch (IOException | RuntimeException | Error e) {
+            fail(e); // still holding the role: fail wakes the pending waiters
+        }
+    }
+
+    private void releaseRole() {
+        flushRole.set(false);
+        VarHandle.fullFence(); // StoreLoad: the release before the reads of the sync thread's flags
+        if (parkedForRole || (parked && flushRequested())) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Sync thread: parks until the inline flusher that holds the role releases it. */
+    private void awaitRoleReleased() {
+        parkedForRole = true; // volatile write, then the re-read of the role
+        if (flushRole.get() && running) {
+            LockSupport.park(this);
+        }
+        parkedForRole = false;
+    }
+
+    private void takeRole() {
+        while (!flushRole.compareAndSet(false, true)) {
+            Thread.yield();
+        }
     }
 
     /** Hook for Periodic, which tracks when the last flush completed. */
@@ -114,7 +185,22 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         }
     }
 
-    /** Whether a caller of syncUpTo waits for a position that is not durable yet. */
+    /** Parks the sync thread until an appender asks for a flush, or the log closes. */
+    protected final void awaitRequest() {
+        for (int spins = 0; running && !flushRequested(); spins++) {
+            if (spins < IDLE_SPINS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            parked = true;
+            if (running && !flushRequested()) {
+                LockSupport.park(this);
+            }
+            parked = false;
+        }
+    }
+
+    /** Whether an appender or a caller of syncUpTo waits for a position that is not durable yet. */
     protected final boolean flushRequested() {
         return requestedPosition.get() > syncer.durablePosition();
     }
@@ -127,6 +213,30 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         }
     }
 
+    /** Asks the sync thread to flush at least up to {@code position}, and wakes it. */
+    protected final void requestFlushUpTo(long position) {
+        if (requestedPosition.get() < position) {
+            requestedPosition.accumulateAndGet(position, Math::max); // a full fence, as requestFlush needs
+        }
+        requestFlush();
+    }
+
+    /**
+     * The leader/follower step: an appender that finds nobody flushing flushes itself, so a lone
+     * writer pays no hand-off; otherwise it asks the sync thread and waits like any follower.
+     */
+    protected final void flushInlineOrWait(long endPosition, Waiter waiter) {
+        if (syncer.durablePosition() >= endPosition) {
+            return;
+        }
+        if (tryFlush() && syncer.durablePosition() >= endPosition) {
+            return;
+        }
+        // Someone else is flushing, or an earlier record was not published yet when we flushed.
+        requestFlushUpTo(endPosition);
+        awaitDurable(endPosition, waiter);
+    }
+
     /** Waits until the durable position reaches {@code endPosition}; throws if flushing failed. */
     protected final void awaitDurable(long endPosition, Waiter waiter) {
         waiters.await(endPosition, waiter);
@@ -136,15 +246,22 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         }
     }
 
+    /** Flushes at once, in the calling thread if nobody else is flushing; waits for it. */
     @Override
     public void syncUpTo(long position, Waiter waiter) {
         checkNotFailed();
-        if (syncer.durablePosition() >= position) {
-            return;
-        }
-        requestedPosition.accumulateAndGet(position, Math::max);
-        requestFlush();
-        awaitDurable(position, waiter);
+        flushInlineOrWait(position, waiter);
+    }
+
+    @Override
+    public void requestSync(long position) {
+        checkNotFailed();
+        requestFlushUpTo(position);
+    }
+
+    @Override
+    public void await(long position, Waiter waiter) {
+        waiters.await(position, waiter);
     }
 
     @Override
@@ -164,15 +281,21 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         }
     }
 
-    private void drainOnClose() throws IOException {
+    private void drainOnClose() {
         // Appends that claimed space before close publish within microseconds; flush them too.
         long deadline = System.nanoTime() + CLOSE_DRAIN_NANOS;
-        do {
-            flush();
-        } while (syncer.hasUnflushedData() && System.nanoTime() < deadline);
-        waiters.wakeAll();
+        takeRole(); // an inline flusher may still be finishing; after this none starts (running is false)
+        try {
+            do {
+                flushHoldingRole();
+            } while (failure == null && syncer.hasUnflushedData() && System.nanoTime() < deadline);
+            waiters.wakeAll();
+        } finally {
+            flushRole.set(false);
+        }
     }
 
+    /** Records the failure and releases every waiter. Caller holds the flush role. */
     private void fail(Throwable cause) {
         long durable = syncer.durablePosition();
         String message = "commit log flush failed; nothing at or after log position " + durable
@@ -180,6 +303,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         failure = new CommitLogFailedException(message, cause);
         LOG.error(message, cause);
         waiters.wakeAll();
+        LockSupport.unpark(thread);
         if (failurePolicy == CommitFailurePolicy.DIE) {
             LOG.error("commit_failure_policy is die: halting the JVM");
             Runtime.getRuntime().halt(100);
@@ -199,7 +323,9 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        takeRole();
         waiters.wakeAll();
+        flushRole.set(false);
     }
 
     /** Group overrides this to cut its window short on close. */

@@ -4,23 +4,39 @@ import dev.commitlog.config.CommitFailurePolicy;
 import dev.commitlog.segment.SegmentSyncer;
 
 /**
- * Batch mode: an append returns only after a flush that covers it. The sync thread flushes as soon
- * as anything is published; appends that arrive during a flush share the next one.
+ * Batch mode: an append returns only after a flush that covers it, and flushes run back to back.
+ * An appender that finds nobody flushing runs the flush itself (leader/follower, as RocksDB's write
+ * groups, with no delay); one that finds a flush running asks the sync thread for the next one and
+ * waits, so appends that arrive during a flush share the next.
  */
-public final class BatchSyncService extends AbstractSyncService {
+public class BatchSyncService extends AbstractSyncService {
+    private final boolean inlineFlush;
 
     public BatchSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy) {
-        super(syncer, failurePolicy, "batch");
+        this(syncer, failurePolicy, "batch", SyncTuning.fromSystemProperties());
+    }
+
+    BatchSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning) {
+        super(syncer, failurePolicy, name, tuning);
+        this.inlineFlush = tuning.inlineFlush();
     }
 
     @Override
     protected void awaitWork() {
-        awaitData();
+        if (inlineFlush) {
+            awaitRequest(); // data alone is the inline flusher's; the sync thread flushes for followers
+        } else {
+            awaitData();
+        }
     }
 
     @Override
     public void afterAppend(long endPosition, Waiter waiter) {
-        requestFlush();
-        awaitDurable(endPosition, waiter);
+        if (inlineFlush) {
+            flushInlineOrWait(endPosition, waiter);
+        } else {
+            requestFlush();
+            awaitDurable(endPosition, waiter);
+        }
     }
 }

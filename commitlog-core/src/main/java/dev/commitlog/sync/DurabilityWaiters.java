@@ -3,6 +3,7 @@ package dev.commitlog.sync;
 import com.lmax.disruptor.Sequence;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MpscArrayQueue;
 
@@ -10,13 +11,19 @@ import org.jctools.queues.MpscArrayQueue;
  * Appenders waiting for the durable position to pass their record, and the sync thread waking
  * exactly those a flush covered.
  *
- * <p>Assumptions and guarantees: any thread may {@link #await}; only the sync thread calls
- * {@link #wakeCovered} and {@link #wakeAll}. A waiter first spins briefly on the durable sequence
+ * <p>Assumptions and guarantees: any thread may {@link #await}; only the holder of the flush role
+ * calls {@link #wakeCovered} and {@link #wakeAll}. A waiter first spins briefly on the durable sequence
  * (a flush may be about to complete), then registers in a lock-free MPSC queue and parks; it
  * re-checks the durable position and the failure flag after registering, so a wake-up can never
  * be missed: either the sync thread drains the registration after publishing the new durable
  * position, or the waiter sees that position itself. Nobody is woken early: a parked waiter is
  * unparked only when the durable position covers its target (or the log failed or closed).
+ *
+ * <p>Cascaded wake-ups: unparking is a system call, and a flusher that unparks 200 waiters one by
+ * one delays the next flush by as long as the flush itself. So the flusher puts the covered waiters,
+ * in registration order, on a wake ring and unparks two; every waiter leaving {@link #await} unparks
+ * two more from the ring, so wake-ups spread over every core in a binary tree. A ring slot is
+ * claimed by CAS after it is read, and the flusher never laps a slot that is not yet claimed.
  */
 final class DurabilityWaiters {
     /** Spins before parking: about the cost of a park/unpark round trip. */
@@ -31,9 +38,21 @@ final class DurabilityWaiters {
     private int pendingCount;
     private volatile boolean released;
 
-    DurabilityWaiters(Sequence durable, int capacity) {
+    private final boolean cascade;
+    /** Covered waiters not yet unparked; written by the flush-role holder, claimed by anyone. */
+    private final Waiter[] wakeRing;
+    private final int wakeMask;
+    /** Slots below this are written; volatile store after the slot writes. */
+    private volatile long wakePublished;
+    /** Slots below this are claimed (their waiter unparked or being unparked). */
+    private final AtomicLong wakeClaimed = new AtomicLong();
+
+    DurabilityWaiters(Sequence durable, int capacity, boolean cascade) {
         this.durable = durable;
         this.arrivals = new MpscArrayQueue<>(capacity);
+        this.cascade = cascade;
+        this.wakeRing = new Waiter[Integer.highestOneBit(capacity - 1) << 1];
+        this.wakeMask = wakeRing.length - 1;
     }
 
     /**
@@ -41,6 +60,14 @@ final class DurabilityWaiters {
      * everyone (the caller then checks why).
      */
     void await(long target, Waiter self) {
+        awaitCovered(target, self);
+        if (cascade) {
+            wakeNext();
+            wakeNext();
+        }
+    }
+
+    private void awaitCovered(long target, Waiter self) {
         for (int i = 0; i < SPIN_LIMIT; i++) {
             if (durable.get() >= target || released) {
                 return;
@@ -72,21 +99,48 @@ final class DurabilityWaiters {
     void wakeCovered(long durablePosition) {
         drainArrivals();
         int kept = 0;
+        long published = wakePublished;
         for (int i = 0; i < pendingCount; i++) {
             Waiter waiter = pending[i];
-            if (waiter.target <= durablePosition) {
-                LockSupport.unpark(waiter.thread);
-            } else {
+            if (waiter.target > durablePosition) {
                 pending[kept++] = waiter;
+            } else if (cascade && published - wakeClaimed.get() < wakeRing.length) {
+                wakeRing[(int) published & wakeMask] = waiter;
+                published++;
+            } else {
+                LockSupport.unpark(waiter.thread);
             }
         }
         Arrays.fill(pending, kept, pendingCount, null);
         pendingCount = kept;
+        if (published != wakePublished) {
+            wakePublished = published; // volatile: the slot writes before any claim of them
+            wakeNext();
+            wakeNext();
+        }
+    }
+
+    /** Unparks the next waiter on the wake ring, if any; any thread. */
+    private void wakeNext() {
+        for (;;) {
+            long claimed = wakeClaimed.get();
+            if (claimed >= wakePublished) {
+                return;
+            }
+            Waiter waiter = wakeRing[(int) claimed & wakeMask]; // read before the claim: see the class comment
+            if (wakeClaimed.compareAndSet(claimed, claimed + 1)) {
+                LockSupport.unpark(waiter.thread);
+                return;
+            }
+        }
     }
 
     /** Releases every waiter, now and later (the log failed or closed). */
     void wakeAll() {
         released = true;
+        while (wakeClaimed.get() < wakePublished) {
+            wakeNext();
+        }
         drainArrivals();
         for (int i = 0; i < pendingCount; i++) {
             LockSupport.unpark(pending[i].thread);

@@ -17,7 +17,7 @@ public final class GroupSyncService extends AbstractSyncService {
     private final Semaphore window = new Semaphore(0);
 
     public GroupSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, Duration window) {
-        super(syncer, failurePolicy, "group");
+        super(syncer, failurePolicy, "group", SyncTuning.fromSystemProperties());
         this.windowNanos = window.toNanos();
     }
 

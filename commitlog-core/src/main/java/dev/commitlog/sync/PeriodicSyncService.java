@@ -29,7 +29,7 @@ public final class PeriodicSyncService extends AbstractSyncService {
 
     public PeriodicSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, Duration period, Duration lagBlock,
                                MetricsRecorder metrics) {
-        super(syncer, failurePolicy, "periodic");
+        super(syncer, failurePolicy, "periodic", SyncTuning.fromSystemProperties());
         this.periodNanos = period.toNanos();
         this.lagBlockNanos = lagBlock.toNanos();
         this.metrics = metrics;
@@ -56,6 +56,11 @@ public final class PeriodicSyncService extends AbstractSyncService {
         warnLagging(lag);
         requestFlush();
         awaitDurable(endPosition, waiter);
+    }
+
+    /** Periodic flushes on its timer; appends that do not wait ride on the next periodic flush. */
+    @Override
+    public void requestSync(long position) {
     }
 
     private void warnLagging(long lagNanos) {

@@ -26,8 +26,20 @@ public interface SyncService extends AutoCloseable {
      */
     void afterAppend(long endPosition, Waiter waiter);
 
-    /** Returns when everything below {@code position} is durable, asking for a flush at once. */
+    /**
+     * Returns when everything below {@code position} is durable, flushing at once: in the calling
+     * thread if no flush is running, else by asking the sync thread.
+     */
     void syncUpTo(long position, Waiter waiter);
+
+    /** Asks for a flush covering {@code position} soon, without waiting for it. */
+    void requestSync(long position);
+
+    /**
+     * Waits until the durable position reaches {@code position}, or flushing failed, or the log
+     * closed; asks for no flush and throws nothing (the caller checks which).
+     */
+    void await(long position, Waiter waiter);
 
     /** Everything below this log position is durable. */
     long durablePosition();

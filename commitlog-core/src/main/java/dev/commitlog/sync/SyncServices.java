@@ -15,6 +15,7 @@ public final class SyncServices {
                     config.periodicLagBlock(), metrics);
             case BATCH -> new BatchSyncService(syncer, config.commitFailurePolicy());
             case GROUP -> new GroupSyncService(syncer, config.commitFailurePolicy(), config.groupWindow());
+            case ADAPTIVE -> new AdaptiveSyncService(syncer, config.commitFailurePolicy());
         };
     }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class YamlNamesTest {
     @Test
     void yamlNamesAreTheDocumentedOnes() {
-        assertEquals("periodic | batch | group", YamlNames.allowed(SyncMode.class));
+        assertEquals("periodic | batch | group | adaptive", YamlNames.allowed(SyncMode.class));
         assertEquals("tolerate_tail | strict | skip_corrupt", YamlNames.allowed(ReplayPolicy.class));
         assertEquals("stop | die", YamlNames.allowed(CommitFailurePolicy.class));
     }
@@ -29,7 +29,7 @@ class YamlNamesTest {
     void parsingIsExact() {
         ConfigException e = assertThrows(ConfigException.class,
                 () -> YamlNames.parse(ConfigKey.COMMITLOG_SYNC, "PERIODIC", SyncMode.class));
-        assertEquals("commitlog_sync: 'PERIODIC' is not one of periodic | batch | group (e.g. periodic)", e.getMessage());
+        assertEquals("commitlog_sync: 'PERIODIC' is not one of periodic | batch | group | adaptive (e.g. periodic)", e.getMessage());
         assertEquals("PERIODIC", e.value());
     }
 

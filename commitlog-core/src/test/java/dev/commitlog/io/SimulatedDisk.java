@@ -1,7 +1,6 @@
 package dev.commitlog.io;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -342,11 +341,18 @@ public final class SimulatedDisk implements StorageLayer {
             CountDownLatch gate = flushGate.get();
             if (gate != null) {
                 flushBlocked.countDown();
-                try {
-                    gate.await();
-                } catch (InterruptedException e) {
+                // Like the real layer's uninterruptible channels: an interrupt neither ends nor fails the flush.
+                boolean interrupted = false;
+                for (;;) {
+                    try {
+                        gate.await();
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
                     Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("flush interrupted");
                 }
             }
             FlushEvent event;

@@ -1,0 +1,90 @@
+package dev.commitlog.async;
+
+import dev.commitlog.AppendCallback;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One submitting thread's asynchronous appends that are not yet completed, in position order: a
+ * single-producer, single-consumer ring of preallocated slots (nothing is allocated per append).
+ *
+ * <p>Assumptions and guarantees: only the owning thread calls {@link #hasSpace} and {@link #add};
+ * only the completion thread reads and removes. {@code tail} is published with a release store
+ * after the slot is written, {@code head} with a release store after the slot is cleared, so each
+ * side sees whole slots. The owner adds an entry <em>before</em> publishing the record, so by the
+ * time a flush covers a record, its entry is visible to the completion thread.
+ */
+final class CompletionRing {
+    private final long[] positions;
+    private final long[] ends;
+    private final Object[] targets;
+    private final int mask;
+    private volatile long head;
+    private volatile long tail;
+
+    CompletionRing(int capacity) {
+        int size = Integer.highestOneBit(Math.max(2, capacity) - 1) << 1;
+        positions = new long[size];
+        ends = new long[size];
+        targets = new Object[size];
+        mask = size - 1;
+    }
+
+    boolean hasSpace() {
+        return tail - head < targets.length;
+    }
+
+    /** Owner only, after {@link #hasSpace} returned true. */
+    void add(long position, long end, Object target) {
+        long t = tail;
+        int i = (int) t & mask;
+        positions[i] = position;
+        ends[i] = end;
+        targets[i] = target;
+        tail = t + 1;
+    }
+
+    boolean isEmpty() {
+        return head == tail;
+    }
+
+    /** The end position of the oldest entry; Long.MAX_VALUE when empty. Completion thread only. */
+    long headEnd() {
+        long h = head;
+        return h == tail ? Long.MAX_VALUE : ends[(int) h & mask];
+    }
+
+    /** The position of the oldest entry; Long.MAX_VALUE when empty. Completion thread only. */
+    long headPosition() {
+        long h = head;
+        return h == tail ? Long.MAX_VALUE : positions[(int) h & mask];
+    }
+
+    /** Removes the oldest entry and completes it. Completion thread only. */
+    void completeHead(Throwable failure) {
+        long h = head;
+        int i = (int) h & mask;
+        long position = positions[i];
+        Object target = targets[i];
+        targets[i] = null;
+        head = h + 1;
+        complete(target, position, failure);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void complete(Object target, long position, Throwable failure) {
+        if (target instanceof AppendCallback callback) {
+            if (failure == null) {
+                callback.durable(position);
+            } else {
+                callback.failed(position, failure);
+            }
+        } else {
+            CompletableFuture<Long> future = (CompletableFuture<Long>) target;
+            if (failure == null) {
+                future.complete(position);
+            } else {
+                future.completeExceptionally(failure);
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package dev.commitlog;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.SimulatedDisk;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** {@code appendAsync}: completes after the covering flush, in position order, and never after a failed flush. */
+class AsyncAppendTest {
+    @TempDir
+    Path dir;
+
+    /** Records each completion with the durable position seen at that moment. */
+    private static final class Recorder implements AppendCallback {
+        final CommitLog[] log = new CommitLog[1];
+        final ConcurrentLinkedQueue<long[]> durable = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Long> failed = new ConcurrentLinkedQueue<>();
+        final AtomicLong completed = new AtomicLong();
+
+        @Override
+        public void durable(long position) {
+            durable.add(new long[] {position, log[0].durablePosition()});
+            completed.incrementAndGet();
+        }
+
+        @Override
+        public void failed(long position, Throwable cause) {
+            failed.add(position);
+            completed.incrementAndGet();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(SyncMode.class)
+    void completionsFollowTheCoveringFlushInPositionOrderAcrossThreads(SyncMode mode) throws Exception {
+        int threads = 4;
+        int perThread = 3_000;
+        Recorder recorder = new Recorder();
+        try (CommitLog log = CommitLog.open(TestLogs.config(dir, mode).segmentSize(TestLogs.SMALL_SEGMENT).build())) {
+            recorder.log[0] = log;
+            List<Thread> submitters = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int id = t;
+                Thread submitter = new Thread(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        byte[] payload = TestLogs.payload(id * perThread + i, 40);
+                        log.appendAsync(payload, 0, payload.length, recorder);
+                    }
+                });
+                submitters.add(submitter);
+                submitter.start();
+            }
+            for (Thread submitter : submitters) {
+                submitter.join();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (recorder.completed.get() < threads * perThread && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(threads * perThread, recorder.durable.size(), "every async append completed normally");
+            assertTrue(recorder.failed.isEmpty());
+            long previous = -1;
+            for (long[] completion : recorder.durable) {
+                assertTrue(completion[0] > previous, "completions in position order");
+                assertTrue(completion[1] > completion[0], "completed only once the durable position passed the record");
+                previous = completion[0];
+            }
+            assertEquals(threads * perThread, TestLogs.replayAll(log).size());
+        }
+    }
+
+    @Test
+    void noCompletionBeforeTheCoveringFlushReturns() throws Exception {
+        SimulatedDisk disk = new SimulatedDisk();
+        CommitLogConfig config = TestLogs.config(dir, SyncMode.ADAPTIVE).segmentSize(TestLogs.SMALL_SEGMENT).build();
+        try (CommitLog log = CommitLog.open(config, disk, (f, o, p, r, a) -> { })) {
+            disk.blockFlushes();
+            List<CompletableFuture<Long>> futures = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                futures.add(log.appendAsync(new byte[16], 0, 16));
+            }
+            assertTrue(disk.awaitFlushBlocked(5_000), "a flush was asked for without anyone waiting");
+            Thread.sleep(50);
+            assertTrue(futures.stream().noneMatch(CompletableFuture::isDone), "nothing completes while the flush is held");
+            disk.releaseFlushes();
+            long last = -1;
+            for (CompletableFuture<Long> future : futures) {
+                long position = future.get(10, TimeUnit.SECONDS);
+                assertTrue(position > last);
+                last = position;
+            }
+            assertTrue(log.durablePosition() > last);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "GROUP", "ADAPTIVE"})
+    void aFailedFlushFailsEveryUncoveredAppendAndCompletesNoneAfterIt(SyncMode mode) throws Exception {
+        SimulatedDisk disk = new SimulatedDisk();
+        CommitLogConfig config = TestLogs.config(dir, mode).segmentSize(TestLogs.SMALL_SEGMENT).build();
+        Recorder recorder = new Recorder();
+        try (CommitLog log = CommitLog.open(config, disk, (f, o, p, r, a) -> { })) {
+            recorder.log[0] = log;
+            log.append(new byte[8], 0, 8); // one durable record before the fault
+            long durableBefore = log.durablePosition();
+            disk.blockFlushes();
+            int submitted = 0;
+            for (; submitted < 200; submitted++) {
+                log.appendAsync(new byte[16], 0, 16, recorder);
+            }
+            assertTrue(disk.awaitFlushBlocked(5_000));
+            disk.failNextFlush();
+            disk.releaseFlushes();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (recorder.completed.get() < submitted && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(submitted, recorder.failed.size(), "every append the failed flush did not cover failed");
+            assertTrue(recorder.durable.isEmpty(), "nothing completed normally after the failed flush");
+            assertEquals(durableBefore, log.durablePosition());
+            assertThrows(CommitLogFailedException.class, () -> log.appendAsync(new byte[4], 0, 4, recorder));
+            CompletableFuture<Long> future = new CompletableFuture<>();
+            assertThrows(CommitLogFailedException.class, () -> log.appendAsync(new byte[4], 0, 4).get());
+            assertFalse(future.isDone());
+        }
+    }
+
+    @Test
+    void closeCompletesWhatItFlushed() throws Exception {
+        List<CompletableFuture<Long>> futures = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(TestLogs.config(dir, SyncMode.PERIODIC).syncPeriod(java.time.Duration.ofHours(1))
+                .periodicLagBlock(java.time.Duration.ofHours(2)).build())) {
+            for (int i = 0; i < 100; i++) {
+                futures.add(log.appendAsync(new byte[16], 0, 16));
+            }
+            Thread.sleep(20);
+            assertTrue(futures.stream().noneMatch(CompletableFuture::isDone), "a periodic log completes on its next flush");
+        }
+        for (CompletableFuture<Long> future : futures) {
+            assertTrue(future.isDone(), "close flushed and completed");
+            future.get();
+        }
+    }
+
+    @Test
+    void aThrowingCallbackDoesNotStopLaterCompletions() throws Exception {
+        CountDownLatch later = new CountDownLatch(1);
+        try (CommitLog log = CommitLog.open(TestLogs.config(dir, SyncMode.BATCH).build())) {
+            log.appendAsync(new byte[8], 0, 8, new AppendCallback() {
+                @Override
+                public void durable(long position) {
+                    throw new IllegalStateException("callback bug (expected in this test)");
+                }
+
+                @Override
+                public void failed(long position, Throwable cause) {
+                }
+            });
+            log.appendAsync(new byte[8], 0, 8).thenRun(later::countDown);
+            assertTrue(later.await(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void futuresOfAFailedLogCompleteExceptionally() throws Exception {
+        SimulatedDisk disk = new SimulatedDisk();
+        CommitLogConfig config = TestLogs.config(dir, SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).build();
+        try (CommitLog log = CommitLog.open(config, disk, (f, o, p, r, a) -> { })) {
+            disk.failNextFlush();
+            CompletableFuture<Long> future = log.appendAsync(new byte[8], 0, 8);
+            ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(10, TimeUnit.SECONDS));
+            assertInstanceOf(CommitLogFailedException.class, e.getCause());
+        }
+    }
+}
