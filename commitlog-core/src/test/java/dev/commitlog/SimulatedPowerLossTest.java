@@ -57,9 +57,31 @@ class SimulatedPowerLossTest {
     @ParameterizedTest
     @EnumSource(SyncMode.class)
     void everyAcknowledgedRecordSurvivesPowerLoss(SyncMode mode) throws Exception {
-        Counts counts = new Scenario(mode, SEED + mode.ordinal(), dir, 130).run();
+        Counts counts = new Scenario(mode, false, SEED + mode.ordinal(), dir, 130).run();
         System.out.printf("power loss %s: %s (seed %d)%n", mode, counts, SEED + mode.ordinal());
         assertTrue(counts.images >= 100, () -> "too few images: " + counts);
+    }
+
+    /** appendAsync: a record counts as acknowledged once its callback ran; the same checks apply. */
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "ADAPTIVE"})
+    void everyAsyncCompletionSurvivesPowerLoss(SyncMode mode) throws Exception {
+        long seed = SEED + 100 + mode.ordinal();
+        Counts counts = new Scenario(mode, true, seed, dir, 100).run();
+        System.out.printf("power loss %s async: %s (seed %d)%n", mode, counts, seed);
+        assertTrue(counts.images >= 50, () -> "too few images: " + counts);
+    }
+
+    @Tag("slow")
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "GROUP", "ADAPTIVE"})
+    void everyAsyncCompletionSurvivesPowerLossManyImages(SyncMode mode) throws Exception {
+        Counts total = new Counts();
+        for (int round = 0; total.images < 2_000; round++) {
+            Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
+            total.add(new Scenario(mode, true, SEED + 1_000L * round + 100 + mode.ordinal(), roundDir, 130).run());
+        }
+        System.out.printf("power loss %s async (slow): %s (seed %d)%n", mode, total, SEED);
     }
 
     @Tag("slow")
@@ -69,7 +91,7 @@ class SimulatedPowerLossTest {
         Counts total = new Counts();
         for (int round = 0; total.images < 3_400; round++) {
             Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
-            Counts counts = new Scenario(mode, SEED + 1_000L * round + mode.ordinal(), roundDir, 130).run();
+            Counts counts = new Scenario(mode, false, SEED + 1_000L * round + mode.ordinal(), roundDir, 130).run();
             total.add(counts);
         }
         System.out.printf("power loss %s (slow): %s (seed %d)%n", mode, total, SEED);
@@ -120,6 +142,8 @@ class SimulatedPowerLossTest {
 
     private static final class Scenario {
         private final SyncMode mode;
+        /** Append with appendAsync; a record is acknowledged when its completion callback ran. */
+        private final boolean async;
         private final long seed;
         private final Path root;
         private final int targetImages;
@@ -136,8 +160,9 @@ class SimulatedPowerLossTest {
         private volatile boolean capturing;
         private volatile boolean stop;
 
-        Scenario(SyncMode mode, long seed, Path root, int targetImages) {
+        Scenario(SyncMode mode, boolean async, long seed, Path root, int targetImages) {
             this.mode = mode;
+            this.async = async;
             this.seed = seed;
             this.root = root;
             this.targetImages = targetImages;
@@ -201,10 +226,18 @@ class SimulatedPowerLossTest {
 
         private void append(int thread) {
             Random random = new Random(seed * 31 + thread);
+            AppendCallback completions = async ? completionsOf(thread) : null;
             try {
                 for (int seq = 0; seq < MAX_PER_THREAD && !stop; seq++) {
                     byte[] bytes = record(thread, seq);
                     started.set(thread, seq + 1);
+                    if (async) {
+                        live.appendAsync(bytes, 0, bytes.length, completions);
+                        if (random.nextInt(2) == 0) { // paced, so that images fall among many flushes
+                            LockSupport.parkNanos(random.nextInt(400_000));
+                        }
+                        continue;
+                    }
                     long position = live.append(bytes, 0, bytes.length);
                     positions[thread][seq] = position;
                     acked.set(thread, seq + 1); // volatile store: publishes positions[thread][seq]
@@ -215,6 +248,26 @@ class SimulatedPowerLossTest {
             } catch (Throwable e) {
                 failure.compareAndSet(null, e);
             }
+        }
+
+        /**
+         * One thread's completions arrive in its append order (position order), on the completion
+         * thread: the n-th completion acknowledges its n-th record.
+         */
+        private AppendCallback completionsOf(int thread) {
+            return new AppendCallback() {
+                @Override
+                public void durable(long position) {
+                    int seq = acked.get(thread);
+                    positions[thread][seq] = position;
+                    acked.set(thread, seq + 1); // volatile store: publishes positions[thread][seq]
+                }
+
+                @Override
+                public void failed(long position, Throwable cause) {
+                    failure.compareAndSet(null, cause);
+                }
+            };
         }
 
         private void snapshotLoop() {
