@@ -9,13 +9,17 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The writer that {@link ProcessKillTest} kills with SIGKILL: opens the log in {@code args[0]} in
  * sync mode {@code args[1]}, and from {@code args[2]} threads appends records (generation
  * {@code args[3]}, thread, seq) for ever, writing one line per acknowledged record to stdout with
  * one write(2) call after append returned: {@code generation thread seq position}. A line in
- * the pipe survives the kill; a record is acknowledged exactly when its line was written.
+ * the pipe survives the kill; a record is acknowledged exactly when its line was written. With
+ * {@code args[4]} = {@code async}, appends go through appendAsync and the line is written by the
+ * completion callback.
  */
 public final class KillChild {
     static final String READY = "READY";
@@ -40,6 +44,10 @@ public final class KillChild {
         return mode == SyncMode.GROUP ? builder.groupWindow(Duration.ofMillis(1)).build() : builder.build();
     }
 
+    static final String SYNC = "sync";
+    static final String ASYNC = "async";
+    private static final int ASYNC_IN_FLIGHT = 64;
+
     public static void main(String[] args) throws Exception {
         Path directory = Path.of(args[0]);
         SyncMode mode = SyncMode.valueOf(args[1]);
@@ -48,10 +56,14 @@ public final class KillChild {
         FileOutputStream out = new FileOutputStream(FileDescriptor.out);
         CommitLog log = CommitLog.open(config(directory, mode));
         write(out, READY + "\n");
+        boolean async = ASYNC.equals(args[4]);
         for (int t = 0; t < threads; t++) {
             int thread = t;
             Thread appender = new Thread(() -> {
                 try {
+                    if (async) {
+                        appendAsync(log, out, generation, thread);
+                    }
                     for (int seq = 0; ; seq++) {
                         byte[] bytes = record(generation, thread, seq);
                         long position = log.append(bytes, 0, bytes.length);
@@ -67,6 +79,39 @@ public final class KillChild {
         }
         Thread.sleep(MAX_LIFETIME_MILLIS);
         Runtime.getRuntime().halt(2);
+    }
+
+    /**
+     * Appends with appendAsync, at most {@link #ASYNC_IN_FLIGHT} in flight, and prints each record
+     * when its completion arrives: one thread's completions come in its append order, so the n-th
+     * completion is its n-th record. Never returns.
+     */
+    private static void appendAsync(CommitLog log, FileOutputStream out, int generation, int thread) {
+        AtomicInteger completed = new AtomicInteger();
+        AppendCallback printer = new AppendCallback() {
+            @Override
+            public void durable(long position) {
+                try {
+                    write(out, generation + " " + thread + " " + completed.get() + " " + position + "\n");
+                } catch (IOException e) {
+                    Runtime.getRuntime().halt(4);
+                }
+                completed.incrementAndGet();
+            }
+
+            @Override
+            public void failed(long position, Throwable cause) {
+                cause.printStackTrace();
+                Runtime.getRuntime().halt(3);
+            }
+        };
+        for (int seq = 0; ; seq++) {
+            while (seq - completed.get() >= ASYNC_IN_FLIGHT) {
+                LockSupport.parkNanos(20_000);
+            }
+            byte[] bytes = record(generation, thread, seq);
+            log.appendAsync(bytes, 0, bytes.length, printer);
+        }
     }
 
     private static void write(FileOutputStream out, String line) throws IOException {

@@ -96,9 +96,11 @@ class ProcessKillTest {
                 logDir = Files.createDirectories(dir.resolve("log-" + cycle));
                 acknowledged.clear();
             }
-            SyncMode mode = KILLED_MODES[cycle % KILLED_MODES.length];
+            // Every fourth cycle the child appends with appendAsync and prints at each completion.
+            boolean async = cycle % (KILLED_MODES.length + 1) == KILLED_MODES.length;
+            SyncMode mode = async ? SyncMode.ADAPTIVE : KILLED_MODES[cycle % (KILLED_MODES.length + 1)];
             long appendMillis = 100 + random.nextInt(200);
-            List<String> lines = runAndKill(logDir, mode, cycle, appendMillis, cycle);
+            List<String> lines = runAndKill(logDir, mode, async, cycle, appendMillis, cycle);
             totals.kills++;
             int fresh = 0;
             for (String line : lines) {
@@ -119,13 +121,15 @@ class ProcessKillTest {
     }
 
     /** Starts the child, waits until it is ready, lets it append for a while, kills it; returns its complete output lines. */
-    private List<String> runAndKill(Path logDir, SyncMode mode, int generation, long appendMillis, int cycle) throws Exception {
+    private List<String> runAndKill(Path logDir, SyncMode mode, boolean async, int generation, long appendMillis, int cycle)
+            throws Exception {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(chronicleFlags());
         command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx64m", "-Xshare:auto",
                 "-cp", System.getProperty("java.class.path"), KillChild.class.getName(),
-                logDir.toString(), mode.name(), Integer.toString(THREADS), Integer.toString(generation)));
+                logDir.toString(), mode.name(), Integer.toString(THREADS), Integer.toString(generation),
+                async ? KillChild.ASYNC : KillChild.SYNC));
         Path stderr = dir.resolve("child-" + cycle + ".err");
         Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
         BlockingQueue<String> ready = new ArrayBlockingQueue<>(1);

@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,9 +40,10 @@ class StraceFlushTest {
     record Trace(List<SyncCall> syncs, Map<String, Double> begun, Map<String, Double> acked, List<String> asyncFlushes) {
     }
 
-    @Test
-    void batchModeAcknowledgesOnlyAfterASynchronousFlush() throws Exception {
-        Trace trace = traceChild(SyncMode.BATCH, 4, 150);
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "ADAPTIVE"})
+    void waitingModesAcknowledgeOnlyAfterASynchronousFlush(SyncMode mode) throws Exception {
+        Trace trace = traceChild(mode, 4, 150);
         assertTrue(trace.asyncFlushes().isEmpty(), "asynchronous msync calls: " + trace.asyncFlushes());
         assertTrue(trace.syncs().stream().anyMatch(s -> s.call().equals("fdatasync")), "the log flushes with fdatasync");
         assertEquals(600, trace.acked().size(), "every append was acknowledged in the trace");
