@@ -160,16 +160,32 @@ abstract class AbstractSyncService implements SyncService, Runnable {
 
     /** Parks the sync thread until data is published, a flush is requested or the log closes. */
     protected final void awaitData() {
-        for (int spins = 0; running && !flushRequested() && !syncer.hasUnflushedData(); spins++) {
+        for (int spins = 0; running && !flushRequested() && !unflushedData(); spins++) {
             if (spins < IDLE_SPINS) {
                 Thread.onSpinWait();
                 continue;
             }
             parked = true; // volatile write, then the volatile read of the next length word
-            if (running && !flushRequested() && !syncer.hasUnflushedData()) {
+            if (running && !flushRequested() && !unflushedData()) {
                 LockSupport.park(this);
             }
             parked = false;
+        }
+    }
+
+    /**
+     * Whether a flush would find new data. The syncer's scan state belongs to the role holder (an
+     * appender flushing inline may be unmapping a finished segment), so look only while holding the
+     * role; if someone else holds it, answer yes and let the caller find out by trying to flush.
+     */
+    private boolean unflushedData() {
+        if (!flushRole.compareAndSet(false, true)) {
+            return true;
+        }
+        try {
+            return syncer.hasUnflushedData();
+        } finally {
+            flushRole.set(false); // only the sync thread calls this, so nobody is parked for the role
         }
     }
 
