@@ -20,7 +20,8 @@ import java.util.List;
  */
 final class LogWalker {
     private static final String ADVICE = "To open the log anyway, set commitlog_replay_policy: skip_corrupt (skips and reports "
-            + "each damaged record) or truncate the log at this position with the command-line tool";
+            + "each damaged record) or cut the log at this position with java -jar commitlog-tools.jar truncate-after DIR POSITION "
+            + "(keeps a backup of what it cuts)";
     /** Starts the reason of a bad frame that ends the log (at or after the durable mark). */
     static final String TORN_TAIL = "torn tail: ";
 

@@ -11,11 +11,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code dump DIR}: every record with its position, length and checksum status, and every piece
@@ -28,11 +25,8 @@ import picocli.CommandLine.Spec;
                 + "(position, file, offset, reason), in log order, up to where recovery would end the log. Read-only; safe on a live log.",
                 "Exit code 0 whatever it met (use verify for a verdict)."})
 final class DumpCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "DIR", description = "the commit log directory (commitlog_directory)")
-    Path directory;
+    @Mixin
+    LogDirectory logDirectory;
 
     @Option(names = "--from", paramLabel = "POSITION", description = "start at this log position (default: the oldest record)")
     long from;
@@ -45,14 +39,14 @@ final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        LogDirectory.check(spec, directory);
+        Path directory = logDirectory.checked();
         if (from < 0) {
-            throw new ParameterException(spec.commandLine(), "--from must be a log position (>= 0), not " + from);
+            throw logDirectory.refuse("--from must be a log position (>= 0), not " + from);
         }
         if (limit < 1) {
-            throw new ParameterException(spec.commandLine(), "--limit must be at least 1, not " + limit);
+            throw logDirectory.refuse("--limit must be at least 1, not " + limit);
         }
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = logDirectory.out();
         Printer printer = new Printer(out);
         LogInspector.Summary summary = new LogInspector().walk(directory, from, ReplayPolicy.SKIP_CORRUPT, printer);
         if (summary.stopped()) {

@@ -13,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code stats DIR}: segment files, bytes, records, oldest and newest position and the durable
@@ -26,16 +24,13 @@ import picocli.CommandLine.Spec;
                 + "and newest record positions, where the log ends and the damaged frames met. Read-only; safe on a live log.",
                 "Exit code 0 whatever it met (use verify for a verdict)."})
 final class StatsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "DIR", description = "the commit log directory (commitlog_directory)")
-    Path directory;
+    @Mixin
+    LogDirectory logDirectory;
 
     @Override
     public Integer call() throws IOException {
-        LogDirectory.check(spec, directory);
-        PrintWriter out = spec.commandLine().getOut();
+        Path directory = logDirectory.checked();
+        PrintWriter out = logDirectory.out();
         LogInspector inspector = new LogInspector();
         List<LogInspector.SegmentInfo> segments = inspector.segments(directory);
         Counter counter = new Counter();
@@ -50,7 +45,7 @@ final class StatsCommand implements Callable<Integer> {
         out.println("records          " + counter.records);
         out.println("oldest position  " + (counter.records == 0 ? "none (no records)" : counter.first + " (the first record)"));
         out.println("newest position  " + (counter.records == 0 ? "none (no records)" : counter.last + " (the last record)"));
-        out.println("end of log       " + summary.endPosition() + " (appends resume here after open)");
+        out.println("end of log       " + summary.endPosition() + " (appends resume here after open, if it opens: see verify)");
         out.println("durable mark     " + summary.tailFrom() + " (highest of all segments: damage below it is corruption, "
                 + "at or after it a torn tail)");
         out.println("damaged frames   " + summary.damaged() + (summary.damaged() == 0 ? "" : " (run dump or verify to see them)"));

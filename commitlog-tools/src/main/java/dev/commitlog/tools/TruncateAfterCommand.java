@@ -9,11 +9,9 @@ import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code truncate-after DIR POSITION}: the explicit way forward after corruption. POSITION is the
@@ -30,11 +28,8 @@ import picocli.CommandLine.Spec;
 final class TruncateAfterCommand implements Callable<Integer> {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
-    @Spec
-    CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "DIR", description = "the commit log directory (commitlog_directory); the log must be closed")
-    Path directory;
+    @Mixin
+    LogDirectory logDirectory;
 
     @Parameters(index = "1", paramLabel = "POSITION", description = "the first log position to remove")
     long position;
@@ -45,13 +40,13 @@ final class TruncateAfterCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        LogDirectory.check(spec, directory);
+        Path directory = logDirectory.checked();
         if (position < 0) {
-            throw new ParameterException(spec.commandLine(), "POSITION must be a log position (>= 0), not " + position);
+            throw logDirectory.refuse("POSITION must be a log position (>= 0), not " + position);
         }
         Path backup = backupDirectory != null ? backupDirectory : defaultBackup(directory);
         LogTruncator.Result result = new LogTruncator().truncateAfter(directory, position, backup);
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = logDirectory.out();
         if (!result.changed()) {
             out.println("nothing to cut: the log already ends at position " + result.position() + " (" + result.recordsKept()
                     + " records before it); nothing changed");

@@ -9,10 +9,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code verify DIR}: whether {@code CommitLog.open} would accept the log, decided by the engine's
@@ -28,19 +26,16 @@ import picocli.CommandLine.Spec;
                 "Exit code 0: the log opens (a torn tail, which open cuts off, is printed as a notice). "
                         + "1: the first damage open would refuse, with its position and reason."})
 final class VerifyCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "DIR", description = "the commit log directory (commitlog_directory)")
-    Path directory;
+    @Mixin
+    LogDirectory logDirectory;
 
     @Option(names = "--strict", description = "judge as commitlog_replay_policy: strict does: a torn tail is damage too")
     boolean strict;
 
     @Override
     public Integer call() throws IOException {
-        LogDirectory.check(spec, directory);
-        PrintWriter out = spec.commandLine().getOut();
+        Path directory = logDirectory.checked();
+        PrintWriter out = logDirectory.out();
         ReplayPolicy policy = strict ? ReplayPolicy.STRICT : ReplayPolicy.TOLERATE_TAIL;
         String policyName = strict ? "strict" : "tolerate_tail";
         Verdict verdict = new Verdict();

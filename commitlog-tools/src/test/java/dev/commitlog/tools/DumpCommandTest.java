@@ -7,21 +7,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class DumpCommandTest {
+class DumpCommandTest extends WrittenLogTest {
     private static final Pattern RECORD = Pattern.compile("position (\\d+)  length (\\d+)  frame (\\d+)  checksum ok");
 
-    @TempDir
-    Path dir;
-    private TestLog log;
-
-    @BeforeEach
-    void writeLog() throws Exception {
-        log = TestLog.write(dir);
-    }
 
     @Test
     void printsEveryRecordAtThePositionAppendReturnedWithItsLength() throws Exception {

@@ -10,19 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class VerifyCommandTest {
-    @TempDir
-    Path dir;
-    private TestLog log;
-
-    @BeforeEach
-    void writeLog() throws Exception {
-        log = TestLog.write(dir);
-    }
+class VerifyCommandTest extends WrittenLogTest {
 
     @Test
     void aCleanLogExitsZeroAndIsLeftAsItWas() throws Exception {
