@@ -14,15 +14,9 @@ import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Cuts a closed log at a position: the explicit way forward after corruption. Every record at or
@@ -122,17 +116,17 @@ public final class LogTruncator {
             return new Result(cut.position(), cutFile, cut.offset(), null, List.of(), List.of(), recordsKept);
         }
 
-        prepareBackup(directory, backupDirectory);
+        BackupDirectory backup = BackupDirectory.create(backupDirectory, directory, storage);
         for (Path file : rewrite) {
-            copyDurably(file, backupDirectory.resolve(file.getFileName()));
+            backup.copy(file);
         }
-        storage.syncDirectory(backupDirectory);
+        backup.sync();
         for (Path file : move) {
-            moveDurably(file, backupDirectory.resolve(file.getFileName()));
+            backup.move(file);
         }
         // Both directories before any byte of the log changes: a moved file must not come back after a
         // crash into a directory whose cut segment then ends before it (recovery would delete it).
-        storage.syncDirectory(backupDirectory);
+        backup.sync();
         storage.syncDirectory(directory);
         for (int i = 0; i < kept; i++) {
             if (rewrite.contains(segments.get(i).path())) {
@@ -227,38 +221,6 @@ public final class LogTruncator {
                 }
             }
             return false;
-        }
-    }
-
-    private void prepareBackup(Path directory, Path backup) throws IOException {
-        if (Files.exists(backup) && Files.isSameFile(backup, directory)) {
-            throw new CommitLogException("the backup directory " + backup + " is the log directory itself");
-        }
-        if (Files.isDirectory(backup)) {
-            try (Stream<Path> entries = Files.list(backup)) {
-                if (entries.findAny().isPresent()) {
-                    throw new CommitLogException("the backup directory " + backup + " is not empty");
-                }
-            }
-        }
-        Files.createDirectories(backup);
-        storage.syncDirectory(backup.toAbsolutePath().getParent());
-    }
-
-    private static void copyDurably(Path from, Path to) throws IOException {
-        Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
-        try (FileChannel copy = FileChannel.open(to, StandardOpenOption.WRITE)) {
-            copy.force(true);
-        }
-    }
-
-    private static void moveDurably(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            // Another file system: the copy is synced before the original goes.
-            copyDurably(from, to);
-            Files.delete(from);
         }
     }
 
