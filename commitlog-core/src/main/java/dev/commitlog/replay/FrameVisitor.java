@@ -1,5 +1,6 @@
 package dev.commitlog.replay;
 
+import dev.commitlog.segment.SegmentHeader;
 import java.nio.ByteBuffer;
 
 /** Receives each verified record that a {@link LogWalker} passes. */
@@ -14,6 +15,6 @@ interface FrameVisitor {
     void onRecord(long position, ByteBuffer segmentBytes, int payloadOffset, int payloadLength);
 
     /** Told when the walk moves to a new segment, before its first record. */
-    default void onSegment(ByteBuffer segmentBytes) {
+    default void onSegment(SegmentRef ref, SegmentHeader header, ByteBuffer segmentBytes) {
     }
 }

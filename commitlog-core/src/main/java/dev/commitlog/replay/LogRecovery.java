@@ -43,7 +43,8 @@ public final class LogRecovery {
         List<SegmentRef> segments = SegmentRef.list(storage, directory);
         long tailFrom = highestDurableMark(segments, storage);
 
-        LogWalker walker = new LogWalker(storage, policy, listener);
+        LogWalker walker = new LogWalker(storage, policy, listener)
+                .reportingProgress(ReplayProgress.logging(LOG, "commit log recovery of " + directory));
         LogWalker.End end = walker.walk(segments, 0, Long.MAX_VALUE, tailFrom, (position, bytes, offset, length) -> { });
 
         List<SegmentRef> kept = new ArrayList<>(segments);
@@ -99,7 +100,7 @@ public final class LogRecovery {
     }
 
     /** The highest valid durable mark of any segment: everything below it was flushed once. */
-    private static long highestDurableMark(List<SegmentRef> segments, StorageLayer storage) throws IOException {
+    static long highestDurableMark(List<SegmentRef> segments, StorageLayer storage) throws IOException {
         long mark = 0;
         for (SegmentRef ref : segments) {
             try (SegmentFile file = storage.open(ref.path(), false)) {
@@ -112,7 +113,7 @@ public final class LogRecovery {
     }
 
     /** Zeroes the tail from {@code offset}, touching only pages that are not zero already. */
-    private static void zeroFrom(SegmentFile file, int offset) {
+    static void zeroFrom(SegmentFile file, int offset) {
         ByteBuffer bytes = file.buffer();
         int size = file.size();
         int i = offset;

@@ -20,7 +20,10 @@ import java.util.List;
  */
 final class LogWalker {
     private static final String ADVICE = "To open the log anyway, set commitlog_replay_policy: skip_corrupt (skips and reports "
-            + "each damaged record) or truncate the log at this position with the command-line tool";
+            + "each damaged record) or cut the log at this position with java -jar commitlog-tools.jar truncate-after DIR POSITION "
+            + "(keeps a backup of what it cuts)";
+    /** Starts the reason of a bad frame that ends the log (at or after the durable mark). */
+    static final String TORN_TAIL = "torn tail: ";
 
     /** Where and why a walk ended. */
     record End(long position, int segmentIndex, int offset, boolean insideSegment) {
@@ -30,6 +33,7 @@ final class LogWalker {
     private final ReplayPolicy policy;
     private final CorruptionListener listener;
     private final FrameScanner scanner = new FrameScanner();
+    private ReplayProgress progress;
     private long records;
     private long damaged;
 
@@ -37,6 +41,12 @@ final class LogWalker {
         this.storage = storage;
         this.policy = policy;
         this.listener = listener;
+    }
+
+    /** Reports this walk's progress (percent, records/s) as it goes; the caller logs the summary. */
+    LogWalker reportingProgress(ReplayProgress progress) {
+        this.progress = progress;
+        return this;
     }
 
     /**
@@ -62,6 +72,9 @@ final class LogWalker {
                     damage(ref, 0, expectedBase, "log positions " + expectedBase + " to " + header.basePosition()
                             + " are missing (a segment file is gone or was renamed)", "gap skipped");
                 }
+                if (progress != null && !progress.started()) {
+                    progress.start(Math.max(from, header.basePosition()), Math.min(limit, header.basePosition() + bytesFrom(segments, index)));
+                }
                 expectedBase = header.endPosition();
                 if (header.endPosition() <= from) {
                     continue;
@@ -75,12 +88,21 @@ final class LogWalker {
         return new End(Math.max(expectedBase, 0), segments.size(), 0, false);
     }
 
+    /** The bytes of the segment files from {@code index} on: the span a walk from there covers. */
+    private long bytesFrom(List<SegmentRef> segments, int index) throws IOException {
+        long bytes = 0;
+        for (SegmentRef ref : segments.subList(index, segments.size())) {
+            bytes += storage.size(ref.path());
+        }
+        return bytes;
+    }
+
     /** Returns null when the segment ended with its end marker (or was abandoned after damage). */
     private End walkSegment(SegmentRef ref, int index, SegmentFile file, SegmentHeader header, long from, long limit,
                             long tailFrom, FrameVisitor visitor) {
         long base = header.basePosition();
         scanner.reset(file.buffer(), base);
-        visitor.onSegment(file.buffer());
+        visitor.onSegment(ref, header, file.buffer());
         int offset = SegmentDescriptor.HEADER_LENGTH;
         for (;;) {
             long position = base + offset;
@@ -91,6 +113,9 @@ final class LogWalker {
             switch (kind) {
                 case RECORD -> {
                     records++;
+                    if (progress != null) {
+                        progress.onRecord(position);
+                    }
                     if (position >= from) {
                         visitor.onRecord(position, file.buffer(), scanner.payloadOffset(), scanner.payloadLength());
                     }
@@ -106,10 +131,10 @@ final class LogWalker {
                         // Never flushed, so a crash may have torn or lost it: this is where the log ends.
                         if (kind == FrameScanner.Kind.BAD) {
                             if (policy == ReplayPolicy.STRICT) {
-                                throw new CorruptLogException(ref.path(), offset, position, "torn tail: " + reason, ADVICE);
+                                throw new CorruptLogException(ref.path(), offset, position, TORN_TAIL + reason, ADVICE);
                             }
                             damaged++;
-                            listener.onCorruption(ref.path(), offset, position, "torn tail: " + reason,
+                            listener.onCorruption(ref.path(), offset, position, TORN_TAIL + reason,
                                     "log ends here; the unflushed tail after it is discarded");
                         }
                         return new End(position, index, offset, true);

@@ -78,6 +78,17 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
         return mark > 0 && storedCrc == durableMarkCrc(segmentId, mark) ? mark : 0;
     }
 
+    /**
+     * Rewrites the durable mark (and its CRC) of the header at the start of {@code file}, a
+     * writable mapping of the segment. The sync thread writes marks through {@link Segment}; this
+     * is for tools that rewrite a closed log (truncation lowers a mark that lies past the cut).
+     */
+    public static void writeDurableMark(ByteBuffer file, long segmentId, long mark) {
+        file.duplicate().order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(DURABLE_MARK_OFFSET, mark)
+                .putInt(DURABLE_MARK_CRC_OFFSET, durableMarkCrc(segmentId, mark));
+    }
+
     /** CRC32C over (segment id, mark), both little-endian. */
     public static int durableMarkCrc(long segmentId, long mark) {
         ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);

@@ -1,0 +1,87 @@
+package dev.commitlog.tools;
+
+import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.replay.LogInspector;
+import dev.commitlog.replay.SegmentRef;
+import dev.commitlog.segment.SegmentHeader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code stats DIR}: segment files, bytes, records, oldest and newest position and the durable
+ * marks, read as recovery does under {@code skip_corrupt} (damage is counted, not fatal). Read-only.
+ */
+@Command(name = "stats", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
+        description = {"Print the segment files (id, base position, size, durable mark, records), bytes on disk, records, the oldest "
+                + "and newest record positions, where the log ends and the damaged frames met. Read-only; safe on a live log.",
+                "Exit code 0 whatever it met (use verify for a verdict)."})
+final class StatsCommand implements Callable<Integer> {
+    @Mixin
+    LogDirectory logDirectory;
+
+    @Override
+    public Integer call() throws IOException {
+        Path directory = logDirectory.checked();
+        PrintWriter out = logDirectory.out();
+        LogInspector inspector = new LogInspector();
+        List<LogInspector.SegmentInfo> segments = inspector.segments(directory);
+        Counter counter = new Counter();
+        LogInspector.Summary summary = inspector.walk(directory, 0, ReplayPolicy.SKIP_CORRUPT, counter);
+
+        long bytes = segments.stream().mapToLong(LogInspector.SegmentInfo::fileSize).sum();
+        out.println("directory        " + directory.toAbsolutePath());
+        out.println("segment files    " + segments.size() + ", " + bytes + " bytes");
+        for (LogInspector.SegmentInfo segment : segments) {
+            out.println("  " + describe(segment, counter.perSegment, summary.endPosition()));
+        }
+        out.println("records          " + counter.records);
+        out.println("oldest position  " + (counter.records == 0 ? "none (no records)" : counter.first + " (the first record)"));
+        out.println("newest position  " + (counter.records == 0 ? "none (no records)" : counter.last + " (the last record)"));
+        out.println("end of log       " + summary.endPosition() + " (appends resume here after open, if it opens: see verify)");
+        out.println("durable mark     " + summary.tailFrom() + " (highest of all segments: damage below it is corruption, "
+                + "at or after it a torn tail)");
+        out.println("damaged frames   " + summary.damaged() + (summary.damaged() == 0 ? "" : " (run dump or verify to see them)"));
+        return ExitCode.OK;
+    }
+
+    private static String describe(LogInspector.SegmentInfo segment, Map<Long, Long> perSegment, long endPosition) {
+        String name = segment.ref().path().getFileName().toString();
+        SegmentHeader header = segment.header();
+        if (header == null) {
+            return name + "  " + segment.fileSize() + " bytes  HEADER DAMAGED: " + segment.headerProblem();
+        }
+        return name + "  id " + header.segmentId() + "  base " + header.basePosition() + "  size " + header.segmentSize()
+                + "  durable mark " + header.durableMark() + "  records " + perSegment.getOrDefault(header.segmentId(), 0L)
+                + (header.basePosition() >= endPosition ? "  (after the end of the log: open deletes it; usually the next segment, prepared empty)" : "");
+    }
+
+    private static final class Counter implements LogInspector.Observer {
+        private final Map<Long, Long> perSegment = new HashMap<>();
+        private long segmentId;
+        private long records;
+        private long first = -1;
+        private long last = -1;
+
+        @Override
+        public void onSegment(SegmentRef ref, SegmentHeader header) {
+            segmentId = header.segmentId();
+        }
+
+        @Override
+        public boolean onRecord(long position, ByteBuffer payload) {
+            records++;
+            perSegment.merge(segmentId, 1L, Long::sum);
+            first = first < 0 ? position : first;
+            last = position;
+            return true;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.commitlog.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.commitlog.CommitLog;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.config.SyncMode;
+import dev.commitlog.segment.SegmentDescriptor;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * A log written by the engine for the tool's tests: 20 records of 8,000 bytes in 64 KiB segments
+ * (8 a segment: segments 0 and 1 full, 2 holding the last 4, 3 prepared empty), appended in batch
+ * mode so the durable mark lies on the last record: damage before it is corruption, damage to the
+ * last record is a torn tail. Plus the ways to damage it.
+ */
+final class TestLog {
+    static final int SEGMENT_SIZE = 64 * 1024;
+    static final int PAYLOAD = 8000;
+    static final int RECORDS = 20;
+    static final int PER_SEGMENT = 8;
+
+    final Path dir;
+    final List<Long> positions;
+
+    private TestLog(Path dir, List<Long> positions) {
+        this.dir = dir;
+        this.positions = positions;
+    }
+
+    static TestLog write(Path dir) throws IOException {
+        List<Long> positions = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL))) {
+            for (int i = 0; i < RECORDS; i++) {
+                byte[] payload = payload(i);
+                positions.add(log.append(payload, 0, payload.length));
+            }
+        }
+        return new TestLog(dir, positions);
+    }
+
+    static CommitLogConfig config(Path dir, ReplayPolicy policy) {
+        return CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE).replayPolicy(policy).build();
+    }
+
+    /** Record {@code i}'s payload: its index, then a pattern. */
+    static byte[] payload(int i) {
+        byte[] bytes = new byte[PAYLOAD];
+        for (int b = 0; b < bytes.length; b++) {
+            bytes[b] = (byte) (i * 31 + b * 7);
+        }
+        bytes[0] = (byte) i;
+        return bytes;
+    }
+
+    long position(int record) {
+        return positions.get(record);
+    }
+
+    Path segment(long id) {
+        return dir.resolve(SegmentDescriptor.fileName(id));
+    }
+
+    /** Segments are created back to back from id 0, so a position's file and offset follow from the size. */
+    Path segmentOf(long position) {
+        return segment(position / SEGMENT_SIZE);
+    }
+
+    /** Flips every bit of the byte at {@code position} (a log position). */
+    void flipByteAt(long position) throws IOException {
+        try (RandomAccessFile file = new RandomAccessFile(segmentOf(position).toFile(), "rw")) {
+            long offset = position % SEGMENT_SIZE;
+            file.seek(offset);
+            int b = file.read();
+            file.seek(offset);
+            file.write(~b);
+        }
+    }
+
+    void cutFile(Path file, long length) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(length);
+        }
+    }
+
+    /** Every file's bytes by name: to show that a command changed nothing. */
+    static Map<String, byte[]> contents(Path dir) throws IOException {
+        Map<String, byte[]> contents = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                if (Files.isRegularFile(file)) {
+                    contents.put(file.getFileName().toString(), Files.readAllBytes(file));
+                }
+            }
+        }
+        return contents;
+    }
+
+    /** Opens the log under {@code policy} and returns the positions replay delivers, checking each payload. */
+    List<Long> replay(ReplayPolicy policy) throws IOException {
+        List<Long> replayed = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(config(dir, policy))) {
+            log.replay(0, (position, record) -> {
+                int index = positions.indexOf(position);
+                assertEquals(PAYLOAD, record.readRemaining());
+                assertEquals((byte) index, record.readByte(record.readPosition()), "record at " + position);
+                replayed.add(position);
+            });
+        }
+        return replayed;
+    }
+}
