@@ -1,5 +1,7 @@
 package dev.commitlog;
 
+import dev.commitlog.metrics.AppenderMetrics;
+import dev.commitlog.metrics.MetricsRecorder;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.sync.Waiter;
@@ -8,5 +10,11 @@ import dev.commitlog.sync.Waiter;
 final class AppendContext {
     final AppendSlot slot = new AppendSlot();
     final FrameChecksum checksum = new FrameChecksum();
-    final Waiter waiter = new Waiter(Thread.currentThread());
+    final AppenderMetrics metrics;
+    final Waiter waiter;
+
+    AppendContext(MetricsRecorder recorder) {
+        this.metrics = recorder.registerAppender(Thread.currentThread());
+        this.waiter = new Waiter(Thread.currentThread(), metrics);
+    }
 }

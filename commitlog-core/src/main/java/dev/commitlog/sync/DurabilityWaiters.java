@@ -41,8 +41,13 @@ final class DurabilityWaiters {
      * everyone (the caller then checks why).
      */
     void await(long target, Waiter self) {
+        if (durable.get() >= target || released) {
+            return; // covered already: not a wait, so not timed
+        }
+        self.metrics.flushWaitStarted();
         for (int i = 0; i < SPIN_LIMIT; i++) {
             if (durable.get() >= target || released) {
+                self.metrics.flushWaitEnded();
                 return;
             }
             Thread.onSpinWait();
@@ -66,6 +71,7 @@ final class DurabilityWaiters {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        self.metrics.flushWaitEnded();
     }
 
     /** Wakes every registered waiter whose target the durable position now covers. */
