@@ -1,6 +1,6 @@
 package dev.commitlog;
 
-import static dev.commitlog.MetricsTest.waitUntil;
+import static dev.commitlog.TestLogs.waitUntil;
 import static dev.commitlog.TestLogs.config;
 import static dev.commitlog.TestLogs.payload;
 import static org.junit.jupiter.api.Assertions.*;
@@ -108,7 +108,8 @@ class ArchiveListenerTest {
         try (CommitLog log = CommitLog.open(logConfig(), options)) {
             append(log, 0, 1_500);
             assertTrue(inside.await(10, TimeUnit.SECONDS), "archiving of segment 0 started");
-            log.discardUpTo(log.durablePosition());
+            log.sync();
+            log.discardUpTo(log.durablePosition()); // covers segments 0 to 4
             assertTrue(Files.exists(segmentFile(0)), "segment 0 is still being archived: kept");
             assertTrue(Files.exists(segmentFile(1)), "later segments wait for it too");
             release.countDown();
@@ -131,6 +132,7 @@ class ArchiveListenerTest {
         try (CapturedLog captured = new CapturedLog(); CommitLog log = CommitLog.open(logConfig(), options)) {
             append(log, 0, 700); // two segments complete
             waitUntil(() -> log.metrics().archiveFailures() >= 1, "a failure");
+            log.sync();
             log.discardUpTo(log.durablePosition());
             assertTrue(Files.exists(segmentFile(0)), "not archived yet: kept");
             waitUntil(() -> archived.size() >= 2, "archived after the retries");

@@ -2,6 +2,8 @@ package dev.commitlog;
 
 import static dev.commitlog.TestLogs.config;
 import static dev.commitlog.TestLogs.payload;
+import static dev.commitlog.TestLogs.segmentBytes;
+import static dev.commitlog.TestLogs.waitUntil;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
@@ -9,14 +11,10 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.metrics.AppenderMetrics;
 import dev.commitlog.metrics.CommitLogMetrics;
-import dev.commitlog.segment.SegmentDescriptor;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,7 +112,7 @@ class MetricsTest {
                 byte[] record = payload(i, 200);
                 last = log.append(record, 0, record.length);
             }
-            waitUntil(() -> segmentBytes() == log.metrics().totalSize(), "the prepared segment is counted once written");
+            waitUntil(() -> segmentBytes(dir) == log.metrics().totalSize(), "the prepared segment is counted once written");
             long segmentsUsed = last / TestLogs.SMALL_SEGMENT + 1; // every segment has the same size
             CommitLogMetrics metrics = log.metrics();
             assertEquals(segmentsUsed - 1, metrics.waitingOnSegmentAllocation().getTotalCount(), "one timed wait per rollover");
@@ -122,7 +120,7 @@ class MetricsTest {
             assertEquals(metrics.segmentWaitNanos(), recorded, metrics.segmentWaitNanos() * 0.02 + 1_000,
                     "the histogram and the counter agree (to the histogram's 1% resolution)");
             log.discardUpTo(log.durablePosition());
-            assertEquals(segmentBytes(), log.metrics().totalSize(), "discards are subtracted");
+            assertEquals(segmentBytes(dir), log.metrics().totalSize(), "discards are subtracted");
             assertTrue(log.metrics().totalSize() <= 3L * TestLogs.SMALL_SEGMENT);
         }
     }
@@ -135,32 +133,6 @@ class MetricsTest {
             assertThrows(RecordTooLargeException.class, () -> log.append(record, 0, record.length));
             assertEquals(1, log.metrics().oversizeRejected());
             assertEquals(0, log.metrics().completedAppends());
-        }
-    }
-
-    private long segmentBytes() {
-        try (Stream<Path> files = Files.list(dir)) {
-            long total = 0;
-            for (Path file : files.filter(f -> SegmentDescriptor.parseId(f.getFileName().toString()) >= 0).toList()) {
-                total += Files.size(file);
-            }
-            return total;
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    static void waitUntil(Condition condition, String what) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (!condition.holds()) {
-            if (System.nanoTime() > deadline) {
-                fail("timed out waiting until " + what);
-            }
-            Thread.sleep(2);
         }
     }
 }

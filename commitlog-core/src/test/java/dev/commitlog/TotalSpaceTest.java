@@ -1,13 +1,12 @@
 package dev.commitlog;
 
 import static dev.commitlog.TestLogs.payload;
+import static dev.commitlog.TestLogs.segmentBytes;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,7 +68,7 @@ class TotalSpaceTest {
             }
             node.interrupt();
             assertTrue(last > 15L * SEGMENT, "many times the budget went through the log");
-            assertTrue(segmentBytes() <= budget);
+            assertTrue(segmentBytes(dir) <= budget);
             assertFalse(asked.isEmpty());
             assertEquals(asked.size(), log.metrics().spaceRequests());
             for (int i = 0; i < asked.size(); i++) {
@@ -95,7 +93,7 @@ class TotalSpaceTest {
             });
             awaitStuck(appended);
             assertFalse(appender.isDone());
-            assertTrue(segmentBytes() <= 3L * SEGMENT, "the disk holds no more than the budget");
+            assertTrue(segmentBytes(dir) <= 3L * SEGMENT, "the disk holds no more than the budget");
             assertEquals(1, captured.count("is full"), "one warning, not one per retry");
             String warning = captured.text();
             assertTrue(warning.contains("commitlog_total_space " + 3L * SEGMENT), warning);
@@ -162,16 +160,6 @@ class TotalSpaceTest {
             assertTrue(System.nanoTime() < deadline, "the appender never blocked");
             seen = now;
             Thread.sleep(300);
-        }
-    }
-
-    private long segmentBytes() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            long total = 0;
-            for (Path file : files.filter(f -> SegmentDescriptor.parseId(f.getFileName().toString()) >= 0).toList()) {
-                total += Files.size(file);
-            }
-            return total;
         }
     }
 }

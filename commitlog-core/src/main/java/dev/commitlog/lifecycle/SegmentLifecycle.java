@@ -62,7 +62,7 @@ public final class SegmentLifecycle implements AutoCloseable {
         for (SegmentRef ref : recovered) {
             if (ref.id() < tailId) {
                 submit(() -> {
-                    SegmentHeader header = SegmentHeaders.read(storage, ref);
+                    SegmentHeader header = ref.readHeader(storage);
                     if (header == null) {
                         LOG.warn("commit log segment {} has a damaged header: not archived, and kept for an operator to inspect", ref.path());
                         retention.archived(ref.id());

@@ -69,7 +69,7 @@ public final class SegmentRetention {
                 if (ref.id() >= keepFrom) {
                     break; // still written, flushed or not yet archived
                 }
-                SegmentHeader header = SegmentHeaders.read(storage, ref);
+                SegmentHeader header = ref.readHeader(storage);
                 if (header == null) {
                     continue; // damaged files are left for an operator to inspect
                 }

@@ -164,7 +164,7 @@ public final class SpaceLimitedStorage implements StorageLayer, AutoCloseable {
         long position = 0;
         List<SegmentRef> segments = SegmentRef.list(delegate, directory);
         for (SegmentRef ref : segments) {
-            SegmentHeader header = SegmentHeaders.read(delegate, ref);
+            SegmentHeader header = ref.readHeader(delegate);
             if (header == null) {
                 continue;
             }

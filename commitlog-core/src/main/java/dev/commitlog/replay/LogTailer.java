@@ -108,7 +108,7 @@ public final class LogTailer implements AutoCloseable {
         SegmentRef last = null;
         long lastEnd = 0;
         for (SegmentRef ref : SegmentRef.list(storage, directory)) {
-            SegmentHeader header = readHeader(ref);
+            SegmentHeader header = ref.readHeader(storage);
             if (header == null) {
                 continue; // deleted since the listing, or damaged: not where the tailer can start
             }
@@ -129,14 +129,6 @@ public final class LogTailer implements AutoCloseable {
         // Past every file: the records will be in segments not created yet.
         segmentId = last == null ? 0 : last.id() + 1;
         base = lastEnd;
-    }
-
-    private SegmentHeader readHeader(SegmentRef ref) throws IOException {
-        try (SegmentFile segment = storage.open(ref.path(), false)) {
-            return SegmentHeader.decode(segment.buffer(), ref.id(), segment.size());
-        } catch (NoSuchFileException | SegmentHeaderException e) {
-            return null;
-        }
     }
 
     /**
@@ -270,7 +262,7 @@ public final class LogTailer implements AutoCloseable {
 
     private long oldestPosition() throws IOException {
         for (SegmentRef ref : SegmentRef.list(storage, directory)) {
-            SegmentHeader header = readHeader(ref);
+            SegmentHeader header = ref.readHeader(storage);
             if (header != null) {
                 return header.basePosition();
             }
