@@ -16,8 +16,9 @@ import java.util.function.LongSupplier;
  * ({@link #deleteEligible}, called by {@link SegmentLifecycle}).
  *
  * <p>Assumptions and guarantees: every method runs under {@code lock}, the lock replay also holds,
- * so a replay never finds a file gone half-way. Files are deleted oldest first and the walk stops
- * at the first one that must stay, so the files left always form a contiguous range of the log.
+ * so a replay never finds a file gone half-way, and only this class deletes segment files while the
+ * log is open. Files are deleted oldest first and the walk stops at the first one that must stay,
+ * so the files left form a contiguous range of the log (damaged files apart).
  */
 public final class SegmentRetention {
     private final StorageLayer storage;
@@ -29,6 +30,12 @@ public final class SegmentRetention {
     private volatile long archivedBelow;
     /** The highest position passed to discardUpTo; guarded by lock. */
     private long requested;
+    /**
+     * The end of the oldest segment file left by the last walk, or 0 when unknown; guarded by lock.
+     * While the discard limit is below it nothing can go, so the walk (a directory listing) is skipped:
+     * most segment completions then cost nothing here.
+     */
+    private long oldestEnd;
 
     /**
      * @param syncingSegmentId the id of the segment the sync thread works on (it and later ones stay)
@@ -63,17 +70,22 @@ public final class SegmentRetention {
     void deleteEligible() throws IOException {
         synchronized (lock) {
             long limit = Math.min(requested, durablePosition.getAsLong());
+            if (limit < oldestEnd) {
+                return;
+            }
             long keepFrom = Math.min(syncingSegmentId.getAsLong(), archivedBelow);
             boolean deleted = false;
+            oldestEnd = 0;
             for (SegmentRef ref : SegmentRef.list(storage, directory)) {
                 if (ref.id() >= keepFrom) {
-                    break; // still written, flushed or not yet archived
+                    break; // still written, flushed or not yet archived: look again when that changes
                 }
                 SegmentHeader header = ref.readHeader(storage);
                 if (header == null) {
                     continue; // damaged files are left for an operator to inspect
                 }
                 if (header.endPosition() > limit) {
+                    oldestEnd = header.endPosition();
                     break;
                 }
                 storage.delete(ref.path());
