@@ -46,12 +46,13 @@ class TailerTest {
         }
         try (CommitLog log = CommitLog.open(builder.build(), CommitLogOptions.builder().noJmx().build())) {
             long[] positions = new long[COUNT];
-            CompletableFuture<Void> appender = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Object> appender = TestLogs.inThread(() -> {
                 for (int i = 0; i < COUNT; i++) {
                     byte[] record = payload(i, length(i));
                     positions[i] = log.append(record, 0, record.length);
                 }
                 log.sync();
+                return null;
             });
             List<TestLogs.Entry> seen = new ArrayList<>();
             AtomicReference<String> beyondDurable = new AtomicReference<>();
@@ -196,16 +197,12 @@ class TailerTest {
         CommitLog log = CommitLog.open(config(dir, SyncMode.BATCH).build(), CommitLogOptions.builder().noJmx().build());
         LogTailer tailer = log.tailer(0);
         AtomicLong received = new AtomicLong();
-        CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> {
-            try {
-                int last;
-                do {
-                    last = tailer.poll((position, payload) -> received.incrementAndGet(), 10, 30, TimeUnit.SECONDS);
-                } while (last > 0);
-                return last;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        CompletableFuture<Integer> waiting = TestLogs.inThread(() -> {
+            int last;
+            do {
+                last = tailer.poll((position, payload) -> received.incrementAndGet(), 10, 30, TimeUnit.SECONDS);
+            } while (last > 0);
+            return last;
         });
         for (int i = 0; i < 5; i++) {
             byte[] record = payload(i, 10);

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
 /** Helpers shared by the core tests: configs for each mode, replay into a list, waiting for a condition. */
@@ -75,5 +77,24 @@ final class TestLogs {
             }
             Thread.sleep(2);
         }
+    }
+
+    /**
+     * Runs {@code task} on a new thread of its own. Tests that block (an appender waiting for space,
+     * a tailer waiting for records) must not share the common fork-join pool, which has a single
+     * worker on a 2-core machine.
+     */
+    static <T> CompletableFuture<T> inThread(Callable<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                result.complete(task.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "test-task");
+        thread.setDaemon(true);
+        thread.start();
+        return result;
     }
 }

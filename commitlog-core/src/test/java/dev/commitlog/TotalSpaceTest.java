@@ -84,12 +84,13 @@ class TotalSpaceTest {
         CommitLogOptions options = CommitLogOptions.builder().noJmx().spaceListener(asked::add).build();
         try (CapturedLog captured = new CapturedLog(); CommitLog log = CommitLog.open(budgetConfig(3), options)) {
             AtomicLong appended = new AtomicLong();
-            CompletableFuture<Void> appender = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Object> appender = TestLogs.inThread(() -> {
                 for (int i = 0; i < 2_000; i++) { // about 7 segments: needs 4 more than fit
                     byte[] record = payload(i, 200);
                     log.append(record, 0, record.length);
                     appended.incrementAndGet();
                 }
+                return null;
             });
             awaitStuck(appended);
             assertFalse(appender.isDone());
@@ -101,15 +102,12 @@ class TotalSpaceTest {
             assertTrue(asked.contains((long) SEGMENT), "the listener was asked for the end of the oldest segment: " + asked);
 
             // The node persists late, discarding everything durable each time the allocator asks.
-            CompletableFuture<Void> node = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Object> node = TestLogs.inThread(() -> {
                 while (!appender.isDone()) {
-                    try {
-                        log.discardUpTo(log.durablePosition());
-                        Thread.sleep(5);
-                    } catch (IOException | InterruptedException e) {
-                        throw new IllegalStateException(e);
-                    }
+                    log.discardUpTo(log.durablePosition());
+                    Thread.sleep(5);
                 }
+                return null;
             });
             appender.get(30, TimeUnit.SECONDS);
             node.get(10, TimeUnit.SECONDS);
@@ -125,12 +123,13 @@ class TotalSpaceTest {
         try (CapturedLog captured = new CapturedLog()) {
             CommitLog log = CommitLog.open(budgetConfig(2), CommitLogOptions.builder().noJmx().build());
             AtomicLong appended = new AtomicLong();
-            CompletableFuture<Void> appender = CompletableFuture.runAsync(() -> {
+            CompletableFuture<Object> appender = TestLogs.inThread(() -> {
                 for (int i = 0; i < 2_000; i++) {
                     byte[] record = payload(i, 200);
                     log.append(record, 0, record.length);
                     appended.incrementAndGet();
                 }
+                return null;
             });
             awaitStuck(appended);
             assertTrue(captured.text().contains("No space listener is registered: the embedding node must call discardUpTo("),
