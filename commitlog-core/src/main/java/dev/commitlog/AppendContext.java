@@ -1,6 +1,8 @@
 package dev.commitlog;
 
 import dev.commitlog.async.AsyncCompletions;
+import dev.commitlog.metrics.AppenderMetrics;
+import dev.commitlog.metrics.MetricsRecorder;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.sync.Waiter;
@@ -9,7 +11,13 @@ import dev.commitlog.sync.Waiter;
 final class AppendContext {
     final AppendSlot slot = new AppendSlot();
     final FrameChecksum checksum = new FrameChecksum();
-    final Waiter waiter = new Waiter(Thread.currentThread());
+    final AppenderMetrics metrics;
+    final Waiter waiter;
     /** This thread's asynchronous appends awaiting completion; made on its first appendAsync. */
     AsyncCompletions.Submitter submitter;
+
+    AppendContext(MetricsRecorder recorder) {
+        this.metrics = recorder.registerAppender(Thread.currentThread());
+        this.waiter = new Waiter(Thread.currentThread(), metrics);
+    }
 }

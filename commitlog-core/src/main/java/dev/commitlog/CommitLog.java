@@ -5,20 +5,21 @@ import static dev.commitlog.record.RecordDescriptor.frameLength;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.io.DirectoryLock;
-import dev.commitlog.io.MappedStorageLayer;
-import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.lifecycle.CompletedSegment;
+import dev.commitlog.lifecycle.SegmentLifecycle;
+import dev.commitlog.lifecycle.SegmentRetention;
+import dev.commitlog.lifecycle.SpaceLimitedStorage;
+import dev.commitlog.metrics.CommitLogJmx;
 import dev.commitlog.metrics.CommitLogMetrics;
 import dev.commitlog.metrics.MetricsRecorder;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.replay.LogRecovery;
+import dev.commitlog.replay.LogTailer;
 import dev.commitlog.replay.Replayer;
-import dev.commitlog.replay.SegmentRef;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
-import dev.commitlog.segment.SegmentHeader;
-import dev.commitlog.segment.SegmentHeaderException;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
 import dev.commitlog.sync.SyncService;
@@ -56,37 +57,51 @@ public final class CommitLog implements AutoCloseable {
             LOG.warn("commit log damage in {} at offset {} (log position {}): {}; {}", file, offset, position, reason, action);
 
     private final CommitLogConfig config;
-    private final StorageLayer storage;
+    private final SpaceLimitedStorage storage;
     private final DirectoryLock lock;
     private final MetricsRecorder metrics;
     private final SegmentWriter writer;
     private final SegmentSyncer syncer;
     private final SyncService sync;
     private final Replayer replayer;
-    private final ThreadLocal<AppendContext> contexts = ThreadLocal.withInitial(AppendContext::new);
+    private final SegmentRetention retention;
+    private final SegmentLifecycle lifecycle;
+    private final CommitLogJmx jmx;
+    private final ThreadLocal<AppendContext> contexts;
     private final Object maintenance = new Object();
     /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
     public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
     private volatile AsyncCompletions completions;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set when close has finished: the durable position is final (tailers then end). */
+    private volatile boolean closeFinished;
 
-    private CommitLog(CommitLogConfig config, StorageLayer storage, DirectoryLock lock, LogRecovery.Recovered recovered,
-                      CorruptionListener listener) {
+    private CommitLog(CommitLogConfig config, CommitLogOptions options, DirectoryLock lock, LogRecovery.Recovered recovered,
+                      CorruptionListener listener, CommitLogJmx jmx) throws IOException {
         this.config = config;
-        this.storage = storage;
         this.lock = lock;
         this.metrics = new MetricsRecorder();
-        this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, CommitLog::release);
+        this.contexts = ThreadLocal.withInitial(() -> new AppendContext(metrics));
+        this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(), metrics);
+        this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, this::segmentDurable);
+        this.retention = new SegmentRetention(storage, config.directory(), syncer::durablePosition, () -> syncer.syncingSegment().id(),
+                options.archiveListener() == null ? Long.MAX_VALUE : firstId(recovered), maintenance);
+        this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());
+        lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
         this.writer = SegmentWriter.start(recovered.tail(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), metrics);
         this.sync = SyncServices.create(config, syncer, metrics);
         this.replayer = new Replayer(storage, config.replayPolicy(), listener);
+        this.jmx = jmx;
+        if (jmx != null) {
+            jmx.bind(this::metrics);
+        }
         sync.start();
     }
 
     /** Opens (creating if needed) the log in {@code commitlog_directory}, recovering what is there. */
     public static CommitLog open(CommitLogConfig config) throws IOException {
-        return open(config, new MappedStorageLayer(), LOGGING_LISTENER);
+        return open(config, CommitLogOptions.defaults());
     }
 
     /**
@@ -94,15 +109,27 @@ public final class CommitLog implements AutoCloseable {
      * {@code listener} about damage that the replay policy lets recovery and replay go past.
      */
     public static CommitLog open(CommitLogConfig config, StorageLayer storage, CorruptionListener listener) throws IOException {
+        return open(config, CommitLogOptions.builder().storage(storage).corruptionListener(listener).build());
+    }
+
+    /** Opens the log with the embedding node's listeners and JMX settings (see {@link CommitLogOptions}). */
+    public static CommitLog open(CommitLogConfig config, CommitLogOptions options) throws IOException {
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(options, "options");
+        CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
         Path directory = config.directory();
         Files.createDirectories(directory);
         DirectoryLock lock = DirectoryLock.acquire(directory);
+        CommitLogJmx jmx = null;
         try {
-            LogRecovery.Recovered recovered = LogRecovery.recover(directory, storage, config.segmentSize(),
+            jmx = options.jmx() ? registerJmx(config, options) : null; // first: a name clash fails before anything starts
+            LogRecovery.Recovered recovered = LogRecovery.recover(directory, options.storage(), config.segmentSize(),
                     config.filePermissions(), config.replayPolicy(), listener);
-            return new CommitLog(config, storage, lock, recovered, listener);
+            return new CommitLog(config, options, lock, recovered, listener, jmx);
         } catch (IOException | RuntimeException | Error e) {
+            if (jmx != null) {
+                jmx.close();
+            }
             lock.close();
             throw e;
         }
@@ -145,6 +172,7 @@ public final class CommitLog implements AutoCloseable {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         checkAppendable(length);
         AppendContext context = contexts.get();
+        context.metrics.appendStarted();
         if (context.submitter == null) {
             context.submitter = completions().register();
         }
@@ -158,6 +186,7 @@ public final class CommitLog implements AutoCloseable {
         context.submitter.add(slot.position(), slot.endPosition(), completion); // before publishing
         segment.publish(slot.offset(), frameLength, crc);
         sync.requestSync(slot.endPosition());
+        context.metrics.appendCompleted(); // the call completed; its durability is the callback's
         return slot.position();
     }
 
@@ -210,6 +239,7 @@ public final class CommitLog implements AutoCloseable {
             throw new IllegalStateException("this AppendClaim is still open: commit or abort it first");
         }
         checkAppendable(length);
+        contexts.get().metrics.appendStarted();
         claimSpace(length, claim.slot, claim.checksum);
         return claim.begin(this, length);
     }
@@ -217,6 +247,7 @@ public final class CommitLog implements AutoCloseable {
     private AppendContext beginAppend(int length) {
         checkAppendable(length);
         AppendContext context = contexts.get();
+        context.metrics.appendStarted();
         claimSpace(length, context.slot, context.checksum);
         return context;
     }
@@ -253,6 +284,7 @@ public final class CommitLog implements AutoCloseable {
             case DURABLE -> sync.syncUpTo(slot.endPosition(), context.waiter);
             case WRITTEN -> sync.requestSync(slot.endPosition());
         }
+        context.metrics.appendCompleted();
         return slot.position();
     }
 
@@ -270,34 +302,22 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
+     * Follows the log from {@code fromPosition}: a reader of durable records that waits for more
+     * (for replication or change-data capture). See {@link LogTailer}.
+     *
+     * @throws PositionDiscardedException if {@code fromPosition} was discarded
+     */
+    public LogTailer tailer(long fromPosition) throws IOException {
+        return LogTailer.open(storage, config.directory(), syncer::durablePosition, () -> closeFinished, fromPosition);
+    }
+
+    /**
      * The caller has persisted everything below {@code position} elsewhere: delete the segment
-     * files that lie wholly below it (and below the durable position).
+     * files that lie wholly below it. Files that cannot go yet (not durable or still being written,
+     * or not yet archived) are deleted as soon as they can; see {@link SegmentRetention}.
      */
     public void discardUpTo(long position) throws IOException {
-        synchronized (maintenance) {
-            long limit = Math.min(position, syncer.durablePosition());
-            long activeId = syncer.syncingSegment().id();
-            boolean deleted = false;
-            for (SegmentRef ref : SegmentRef.list(storage, config.directory())) {
-                if (ref.id() >= activeId) {
-                    break;
-                }
-                long end;
-                try (SegmentFile file = storage.open(ref.path(), false)) {
-                    end = SegmentHeader.decode(file.buffer(), ref.id(), file.size()).endPosition();
-                } catch (SegmentHeaderException e) {
-                    continue; // damaged files are left for an operator to inspect
-                }
-                if (end > limit) {
-                    break;
-                }
-                storage.delete(ref.path());
-                deleted = true;
-            }
-            if (deleted) {
-                storage.syncDirectory(config.directory());
-            }
-        }
+        retention.discardUpTo(position);
     }
 
     /** Returns when everything appended before the call is durable, whatever the sync mode. */
@@ -310,8 +330,9 @@ public final class CommitLog implements AutoCloseable {
         return syncer.durablePosition();
     }
 
+    /** A snapshot of the counters and latency histograms (also over JMX: {@link CommitLogOptions#jmxName()}). */
     public CommitLogMetrics metrics() {
-        return metrics.snapshot(syncer.durablePosition());
+        return metrics.snapshot(syncer.durablePosition(), storage.used());
     }
 
     public CommitLogConfig config() {
@@ -329,7 +350,13 @@ public final class CommitLog implements AutoCloseable {
         if (made != null) {
             made.close(); // after the sync service's last flush: completes what it covered, fails the rest
         }
+        storage.close(); // an allocator waiting for space gives up, so the writer can stop
         writer.close();
+        lifecycle.close();
+        closeFinished = true;
+        if (jmx != null) {
+            jmx.close();
+        }
         try {
             lock.close();
         } catch (IOException e) {
@@ -337,8 +364,24 @@ public final class CommitLog implements AutoCloseable {
         }
     }
 
-    /** Unmaps a segment the sync thread has finished with; no appender touches it any more. */
-    private static void release(Segment segment) {
+    /**
+     * Sync thread: a segment is sealed and durable. Unmaps it (no appender touches it any more) and
+     * hands it to the lifecycle thread (archive, deferred discards), which never blocks this thread.
+     */
+    private void segmentDurable(Segment segment) {
         segment.file().close();
+        lifecycle.segmentCompleted(new CompletedSegment(segment.id(), segment.file().path(), segment.basePosition(),
+                segment.endPosition()));
+    }
+
+    /** The first segment that may need archiving: the oldest one recovered. */
+    private static long firstId(LogRecovery.Recovered recovered) {
+        return recovered.segments().isEmpty() ? recovered.tail().id() : recovered.segments().get(0).id();
+    }
+
+    private static CommitLogJmx registerJmx(CommitLogConfig config, CommitLogOptions options) {
+        String directory = config.directory().toAbsolutePath().normalize().toString();
+        String name = options.jmxName() != null ? options.jmxName() : CommitLogJmx.defaultName(directory);
+        return CommitLogJmx.register(name, directory, config.totalSpace());
     }
 }

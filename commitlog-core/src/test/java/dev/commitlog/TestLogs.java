@@ -2,13 +2,20 @@ package dev.commitlog;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
-/** Helpers shared by the core tests: configs for each mode, and replay into a list. */
+/** Helpers shared by the core tests: configs for each mode, replay into a list, waiting for a condition. */
 final class TestLogs {
     static final int SMALL_SEGMENT = 64 * 1024;
 
@@ -44,5 +51,50 @@ final class TestLogs {
             bytes[b] = (byte) (i * 31 + b * 7);
         }
         return bytes;
+    }
+
+    /** The bytes of the segment files in {@code dir}. */
+    static long segmentBytes(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            long total = 0;
+            for (Path file : files.filter(f -> SegmentDescriptor.parseId(f.getFileName().toString()) >= 0).toList()) {
+                total += Files.size(file);
+            }
+            return total;
+        }
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls {@code condition} until it holds; fails after 10 s naming {@code what}. */
+    static void waitUntil(Condition condition, String what) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.holds()) {
+            if (System.nanoTime() > deadline) {
+                fail("timed out waiting until " + what);
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    /**
+     * Runs {@code task} on a new thread of its own. Tests that block (an appender waiting for space,
+     * a tailer waiting for records) must not share the common fork-join pool, which has a single
+     * worker on a 2-core machine.
+     */
+    static <T> CompletableFuture<T> inThread(Callable<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                result.complete(task.call());
+            } catch (Throwable e) {
+                result.completeExceptionally(e);
+            }
+        }, "test-task");
+        thread.setDaemon(true);
+        thread.start();
+        return result;
     }
 }

@@ -1,6 +1,7 @@
 package dev.commitlog.async;
 
 import dev.commitlog.CommitLogException;
+import dev.commitlog.metrics.AppenderMetrics;
 import dev.commitlog.sync.SyncService;
 import dev.commitlog.sync.Waiter;
 import java.lang.invoke.VarHandle;
@@ -48,7 +49,7 @@ public final class AsyncCompletions implements Runnable {
         this.ringCapacity = ringCapacity;
         this.thread = new Thread(this, "commitlog-completions-" + name);
         this.thread.setDaemon(true);
-        this.waiter = new Waiter(thread);
+        this.waiter = new Waiter(thread, AppenderMetrics.unrecorded(thread));
         thread.start();
     }
 

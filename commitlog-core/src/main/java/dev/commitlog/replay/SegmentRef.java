@@ -1,8 +1,12 @@
 package dev.commitlog.replay;
 
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentHeaderException;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,5 +26,17 @@ public record SegmentRef(long id, Path path) {
         }
         refs.sort(Comparator.comparingLong(SegmentRef::id));
         return refs;
+    }
+
+    /**
+     * The file's header, or null when it is damaged (such files are left for an operator to
+     * inspect) or was deleted since the directory was listed.
+     */
+    public SegmentHeader readHeader(StorageLayer storage) throws IOException {
+        try (SegmentFile file = storage.open(path, false)) {
+            return SegmentHeader.decode(file.buffer(), id, file.size());
+        } catch (SegmentHeaderException | NoSuchFileException e) {
+            return null;
+        }
     }
 }

@@ -139,9 +139,10 @@ public final class Segment {
     }
 
     /** Records, before a flush, a position that is already durable (see {@link SegmentDescriptor}). */
-    void writeDurableMark(long durablePosition) {
+    /** Writes the durable mark and its checksum ({@link SegmentHeader#durableMarkCrc}) into the header. */
+    void writeDurableMark(long durablePosition, int markCrc) {
         memory.writeLong(SegmentDescriptor.DURABLE_MARK_OFFSET, durablePosition);
-        memory.writeInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, SegmentHeader.durableMarkCrc(id, durablePosition));
+        memory.writeInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, markCrc);
     }
 
     Segment next() {

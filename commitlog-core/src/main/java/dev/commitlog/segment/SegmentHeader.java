@@ -91,9 +91,16 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
 
     /** CRC32C over (segment id, mark), both little-endian. */
     public static int durableMarkCrc(long segmentId, long mark) {
-        ByteBuffer b = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(0, segmentId).putLong(8, mark);
-        return crc(b, 0, 16);
+        return durableMarkCrc(segmentId, mark, ByteBuffer.allocate(16), new CRC32C());
+    }
+
+    /** As {@link #durableMarkCrc(long, long)}, with a 16-byte heap buffer and a CRC the caller reuses: allocates nothing. */
+    static int durableMarkCrc(long segmentId, long mark, ByteBuffer scratch, CRC32C crc) {
+        scratch.clear();
+        scratch.order(ByteOrder.LITTLE_ENDIAN).putLong(0, segmentId).putLong(8, mark);
+        crc.reset();
+        crc.update(scratch);
+        return (int) crc.getValue();
     }
 
     private static int crc(ByteBuffer b, int from, int to) {

@@ -6,6 +6,8 @@ import static dev.commitlog.record.RecordDescriptor.alignedLength;
 import com.lmax.disruptor.Sequence;
 import dev.commitlog.metrics.MetricsRecorder;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
 import java.util.function.Consumer;
 
 /**
@@ -35,6 +37,9 @@ public final class SegmentSyncer {
     private boolean endSeen;
     private int recordsSinceFlush;
     private int lastFlushRecords;
+    /** Reused for the durable mark's checksum, so that a flush (run by an appender, inline) allocates nothing. */
+    private final ByteBuffer markScratch = ByteBuffer.allocate(16);
+    private final CRC32C markCrc = new CRC32C();
     private long lastFlushNanos;
 
     /**
@@ -124,7 +129,7 @@ public final class SegmentSyncer {
     private void flush(long flushTo) throws IOException {
         long durableBefore = durable.get();
         if (durableBefore > 0) {
-            syncing.writeDurableMark(durableBefore);
+            syncing.writeDurableMark(durableBefore, SegmentHeader.durableMarkCrc(syncing.id(), durableBefore, markScratch, markCrc));
         }
         long started = System.nanoTime();
         syncing.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, (int) syncedOffset, (int) flushTo);

@@ -245,17 +245,32 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         if (syncer.durablePosition() >= endPosition) {
             return;
         }
-        if (tryFlush() && syncer.durablePosition() >= endPosition) {
-            return;
+        waiter.metrics.flushWaitStarted(); // flushing for our own record is waiting on commit too
+        try {
+            if (tryFlush() && syncer.durablePosition() >= endPosition) {
+                return;
+            }
+            // Someone else is flushing, or an earlier record was not published yet when we flushed.
+            requestFlushUpTo(endPosition);
+            wakeFromWindow(); // an explicit request does not wait out Group's window
+            waiters.await(endPosition, waiter);
+        } finally {
+            waiter.metrics.flushWaitEnded();
         }
-        // Someone else is flushing, or an earlier record was not published yet when we flushed.
-        requestFlushUpTo(endPosition);
-        awaitDurable(endPosition, waiter);
+        throwIfNotDurable(endPosition);
     }
 
     /** Waits until the durable position reaches {@code endPosition}; throws if flushing failed. */
     protected final void awaitDurable(long endPosition, Waiter waiter) {
-        waiters.await(endPosition, waiter);
+        if (syncer.durablePosition() < endPosition) { // else covered already: not a wait, so not timed
+            waiter.metrics.flushWaitStarted();
+            waiters.await(endPosition, waiter);
+            waiter.metrics.flushWaitEnded();
+        }
+        throwIfNotDurable(endPosition);
+    }
+
+    private void throwIfNotDurable(long endPosition) {
         if (syncer.durablePosition() < endPosition) {
             RuntimeException failed = failure;
             throw failed != null ? failed : new CommitLogException("commit log closed before position " + endPosition + " was durable");
@@ -344,7 +359,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         flushRole.set(false);
     }
 
-    /** Group overrides this to cut its window short on close. */
+    /** Group overrides this to cut its window short (on close, and for an explicit flush request). */
     protected void wakeFromWindow() {
     }
 

@@ -60,6 +60,9 @@ final class DurabilityWaiters {
      * everyone (the caller then checks why).
      */
     void await(long target, Waiter self) {
+        if (durable.get() >= target || released) {
+            return;
+        }
         awaitCovered(target, self);
         if (cascade) {
             wakeNext();

@@ -9,8 +9,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Group mode (Cassandra's GroupCommitLogService, CASSANDRA-13530): like Batch, but after each flush
  * the sync thread waits on a semaphore for {@code commitlog_sync_group_window}, so that more
- * concurrent appends accumulate and share one flush. Only {@link #close()} releases the semaphore
- * early. A lone writer pays up to one window per append: that is the mode's known cost.
+ * concurrent appends accumulate and share one flush. {@link #close()} releases the semaphore
+ * early, and so does a caller that asks for a flush explicitly ({@code sync()}, {@code Ack.DURABLE}).
+ * A lone writer pays up to one window per append: that is the mode's known cost.
  */
 public final class GroupSyncService extends AbstractSyncService {
     private final long windowNanos;
@@ -37,7 +38,9 @@ public final class GroupSyncService extends AbstractSyncService {
 
     @Override
     protected void wakeFromWindow() {
-        window.release();
+        if (window.availablePermits() == 0) { // at most one early wake-up pending, however many ask
+            window.release();
+        }
     }
 
     @Override
