@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.commitlog.bench.sweep.AsyncOptions;
 import dev.commitlog.bench.sweep.CellTiming;
 import dev.commitlog.bench.sweep.SweepOptions;
 import java.io.ByteArrayOutputStream;
@@ -21,8 +22,11 @@ class SweepOptionsTest {
     void defaultsCoverEveryModeAndPeer() throws UsageException {
         SweepOptions o = SweepOptions.parse(List.of());
         assertEquals(List.of(1, 2, 4, 8, 16, 32, 64, 128, 256), o.threads());
-        assertEquals(List.of("periodic", "batch", "group"), o.modes());
-        assertEquals(List.of(10), o.groupWindowsMs());
+        assertEquals(List.of("periodic", "batch", "group", "adaptive"), o.modes());
+        assertEquals(List.of(1, 2, 10), o.groupWindowsMs());
+        assertFalse(o.ablation());
+        assertEquals(new AsyncOptions(List.of(1, 4), 4096, List.of("batch", "adaptive")), o.async());
+        assertTrue(o.async().enabled());
         assertEquals(List.of("rocksdb", "fsync-each", "chronicle-queue"), o.peers());
         assertEquals(CellTiming.DEFAULT, o.timing());
         assertEquals(100, o.recordBytes());
@@ -33,7 +37,8 @@ class SweepOptionsTest {
     void listsValuesAndFull() throws UsageException {
         SweepOptions o = SweepOptions.parse(List.of("--threads", "1,8", "--modes", "BATCH,group",
                 "--group-window-ms=1,2,10", "--full", "--seconds", "0.5", "--peers", "none",
-                "--record-bytes", "4096", "--csv", "x.csv", "--keep"));
+                "--record-bytes", "4096", "--csv", "x.csv", "--keep", "--ablation",
+                "--async-submitters", "2,16", "--async-in-flight=65536", "--async-modes", "Adaptive,group"));
         assertEquals(List.of(1, 8), o.threads());
         assertEquals(List.of("batch", "group"), o.modes());
         assertEquals(List.of(1, 2, 10), o.groupWindowsMs());
@@ -42,6 +47,29 @@ class SweepOptionsTest {
         assertEquals(4096, o.recordBytes());
         assertEquals(Path.of("x.csv"), o.csv());
         assertTrue(o.keep());
+        assertTrue(o.ablation());
+        assertEquals(new AsyncOptions(List.of(2, 16), 65536, List.of("adaptive", "group")), o.async());
+    }
+
+    @Test
+    void asyncSectionCanBeSkipped() throws UsageException {
+        SweepOptions o = SweepOptions.parse(List.of("--async-submitters", "none"));
+        assertEquals(List.of(), o.async().submitters());
+        assertFalse(o.async().enabled());
+    }
+
+    @Test
+    void asyncSectionCanRunAlone() throws UsageException {
+        SweepOptions o = SweepOptions.parse(List.of("--modes", "none", "--peers", "none"));
+        assertEquals(List.of(), o.modes());
+        assertTrue(o.async().enabled());
+    }
+
+    @Test
+    void periodicIsRefusedInTheAsyncSectionWithAReason() {
+        UsageException e = assertThrows(UsageException.class,
+                () -> SweepOptions.parse(List.of("--async-modes", "batch,periodic")));
+        assertTrue(e.getMessage().startsWith("--async-modes: periodic completes"), e.getMessage());
     }
 
     @Test
@@ -57,6 +85,13 @@ class SweepOptionsTest {
                 List.of("--seconds", "NaN"),
                 List.of("--record-bytes", "big"),
                 List.of("--peers", "mysql"),
+                List.of("--async-submitters", "0"),
+                List.of("--async-submitters", "1,1"),
+                List.of("--async-in-flight", "0"),
+                List.of("--async-in-flight", "65537"),
+                List.of("--async-modes", "sometimes"),
+                List.of("--async-in-flight"),
+                List.of("--modes", "none", "--peers", "none", "--async-submitters", "none"),
                 List.of("--threads"))) {
             assertThrows(UsageException.class, () -> SweepOptions.parse(bad), bad.toString());
         }

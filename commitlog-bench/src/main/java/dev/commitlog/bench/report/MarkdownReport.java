@@ -12,7 +12,7 @@ import java.util.function.Function;
 /**
  * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
  * and peers; ops/s), then ratios of each commit-log mode to each peer it is compared with, the
- * brief's targets as measured, latency and flush tables, and the CSV.
+ * brief's targets as measured, latency and flush tables, the asynchronous section, and the CSV.
  */
 public final class MarkdownReport {
 
@@ -20,42 +20,75 @@ public final class MarkdownReport {
     }
 
     public static String render(SweepResults r) {
-        StringBuilder out = new StringBuilder("## Sweep: appends per second, closed loop\n\n");
+        boolean closedLoop = !r.columns().isEmpty();   // empty with --modes none --peers none
+        StringBuilder out = new StringBuilder(closedLoop ? "## Sweep: appends per second, closed loop\n\n"
+                : "## Sweep: asynchronous appends per second\n\n");
         r.header().forEach(line -> out.append(line).append("  \n"));
         out.append('\n');
 
-        out.append("### Throughput (ops/s)\n\n");
-        table(out, r, r.columns(), c -> Numbers.grouped(c.opsPerSec()));
+        if (closedLoop) {
+            out.append("### Throughput (ops/s)\n\n");
+            table(out, r, r.columns(), c -> Numbers.grouped(c.opsPerSec()));
+            List<String> ablations = r.columns().stream().filter(Column::ablation).map(Column::label).toList();
+            if (!ablations.isEmpty()) {
+                out.append("\nAblation columns (one mechanism switched off; not in the ratios or targets): ")
+                        .append(String.join(", ", ablations)).append(".\n");
+            }
 
-        out.append("\n### Ratios (ops/s of each durable commit-log mode over each durable peer, and periodic over chronicle-queue; same run)\n\n");
-        ratios(out, r);
+            out.append("\n### Ratios (ops/s of each durable commit-log mode over each durable peer, and periodic over chronicle-queue; same run)\n\n");
+            ratios(out, r);
+            out.append('\n');
+        }
 
-        out.append("\n### Targets (from the brief, this run)\n\n");
+        out.append("### Targets (from the brief, this run)\n\n");
         out.append("| target | measured | floor | result |\n|---|---|---|---|\n");
         for (Target t : TargetReport.evaluate(r)) {
             out.append("| ").append(t.name()).append(" | ").append(t.measured()).append(" | ")
                     .append(t.floor()).append(" | ").append(t.verdict()).append(" |\n");
         }
 
-        out.append("\n### p99 append latency (us)\n\n");
-        table(out, r, r.columns(), c -> Numbers.micros(c.p99Us()));
+        if (closedLoop) {
+            out.append("\n### p99 append latency (us)\n\n");
+            table(out, r, r.columns(), c -> Numbers.micros(c.p99Us()));
 
-        List<Column> flushing = r.columns().stream()
-                .filter(c -> r.cells().stream().anyMatch(
-                        cell -> cell.label().equals(c.label()) && !Double.isNaN(cell.flushesPerSec())))
-                .toList();
-        if (!flushing.isEmpty()) {
-            out.append("\n### Records per flush (flushes/s), from each system's own counters\n\n");
-            table(out, r, flushing, c -> Numbers.fixed(c.recordsPerFlush(), 1).isEmpty() ? "-"
-                    : Numbers.fixed(c.recordsPerFlush(), 1) + " (" + Numbers.grouped(c.flushesPerSec()) + "/s)");
+            List<Column> flushing = r.columns().stream()
+                    .filter(c -> r.cells().stream().anyMatch(
+                            cell -> cell.label().equals(c.label()) && !Double.isNaN(cell.flushesPerSec())))
+                    .toList();
+            if (!flushing.isEmpty()) {
+                out.append("\n### Records per flush (flushes/s), from each system's own counters\n\n");
+                table(out, r, flushing, MarkdownReport::recordsPerFlush);
+            }
         }
 
-        out.append("\n### CSV\n\n```csv\n").append(CsvWriter.render(r.cells())).append("```\n");
+        if (!r.asyncCells().isEmpty()) {
+            out.append("\n### Asynchronous appends (appendAsync, up to ").append(r.asyncInFlight())
+                    .append(" in flight per submitting thread)\n\n");
+            asyncTable(out, r.asyncCells());
+        }
+
+        out.append("\n### CSV\n\n```csv\n").append(CsvWriter.render(r.allCells())).append("```\n");
         return out.toString();
     }
 
     public static void write(Path file, SweepResults r) throws IOException {
         Files.writeString(OutputFiles.prepare(file), render(r));
+    }
+
+    private static void asyncTable(StringBuilder out, List<CellResult> cells) {
+        out.append("| submitting threads | mode | durable appends/s | p50 submit to completion (us) "
+                + "| p99 (us) | records per flush (flushes/s) |\n|---:|---|---:|---:|---:|---:|\n");
+        for (CellResult c : cells) {
+            out.append("| ").append(c.threads()).append(" | ").append(c.mode()).append(" | ")
+                    .append(Numbers.grouped(c.opsPerSec())).append(" | ").append(Numbers.micros(c.p50Us()))
+                    .append(" | ").append(Numbers.micros(c.p99Us())).append(" | ").append(recordsPerFlush(c))
+                    .append(" |\n");
+        }
+    }
+
+    private static String recordsPerFlush(CellResult c) {
+        String perFlush = Numbers.fixed(c.recordsPerFlush(), 1);
+        return perFlush.isEmpty() ? "-" : perFlush + " (" + Numbers.grouped(c.flushesPerSec()) + "/s)";
     }
 
     private static void table(StringBuilder out, SweepResults r, List<Column> columns,

@@ -10,9 +10,9 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * The commit log in one sync mode (and, for Group, one window), configured with the library's
- * defaults otherwise: 32 MiB segments, a 10 s Periodic sync period. Flush counts are the
- * library's own ({@link CommitLog#metrics()}).
+ * The commit log in one sync mode (and, for Group, one window; for an ablation column, with one
+ * mechanism switched off), configured with the library's defaults otherwise: 32 MiB segments, a
+ * 10 s Periodic sync period. Flush counts are the library's own ({@link CommitLog#metrics()}).
  */
 public final class CommitLogContender implements Contender {
 
@@ -20,10 +20,18 @@ public final class CommitLogContender implements Contender {
 
     private final SyncMode mode;
     private final Duration groupWindow;   // null unless mode == GROUP
+    private final SyncAblation ablation;   // null for the engine as built
 
     public CommitLogContender(SyncMode mode, Duration groupWindow) {
         this.mode = mode;
         this.groupWindow = mode == SyncMode.GROUP ? groupWindow : null;
+        this.ablation = null;
+    }
+
+    public CommitLogContender(SyncAblation ablation) {
+        this.mode = ablation.mode();
+        this.groupWindow = null;
+        this.ablation = ablation;
     }
 
     @Override
@@ -33,6 +41,9 @@ public final class CommitLogContender implements Contender {
 
     @Override
     public String mode() {
+        if (ablation != null) {
+            return ablation.label();
+        }
         String name = mode.name().toLowerCase(Locale.ROOT);
         return groupWindow == null ? name : name + "-" + groupWindow.toMillis() + "ms";
     }
@@ -43,7 +54,16 @@ public final class CommitLogContender implements Contender {
     }
 
     @Override
+    public boolean ablation() {
+        return ablation != null;
+    }
+
+    @Override
     public String settings() {
+        if (ablation != null) {
+            return ablation.label() + ": commitlog " + mode.name().toLowerCase(Locale.ROOT) + " with "
+                    + ablation.properties() + " (set only while the log opens)";
+        }
         CommitLogConfig defaults = CommitLogConfig.builder(Path.of(".")).build();
         return String.format(Locale.ROOT,
                 "commitlog: library defaults (segment %d MiB, periodic period %d ms, lag block %d ms), "
@@ -61,9 +81,21 @@ public final class CommitLogContender implements Contender {
         return builder.build();
     }
 
+    /** Opens a fresh log in {@code directory}, with this column's mechanism switched off if it is an ablation. */
+    public CommitLog openLog(Path directory) throws IOException {
+        CommitLogConfig config = config(directory);
+        return ablation == null ? CommitLog.open(config) : ablation.open(() -> CommitLog.open(config));
+    }
+
+    /** Flush counters of an open log, in the harness's terms. */
+    public static FlushCounters flushCounters(CommitLog log) {
+        CommitLogMetrics m = log.metrics();
+        return new FlushCounters(m.flushes(), m.recordsFlushed());
+    }
+
     @Override
     public SystemUnderTest open(Path directory, int recordBytes) throws IOException {
-        CommitLog log = CommitLog.open(config(directory));
+        CommitLog log = openLog(directory);
         return new SystemUnderTest() {
             @Override
             public Appender newAppender(int threadIndex) {
@@ -72,8 +104,7 @@ public final class CommitLogContender implements Contender {
 
             @Override
             public FlushCounters flushCounters() {
-                CommitLogMetrics m = log.metrics();
-                return new FlushCounters(m.flushes(), m.recordsFlushed());
+                return CommitLogContender.flushCounters(log);
             }
 
             @Override

@@ -19,8 +19,8 @@ public final class CommitLogModes {
     }
 
     /** One contender per mode, except Group, which makes one per window ({@code group-2ms}, ...). */
-    public static List<Contender> contenders(List<String> modes, List<Integer> groupWindowsMs) {
-        List<Contender> out = new ArrayList<>();
+    public static List<CommitLogContender> contenders(List<String> modes, List<Integer> groupWindowsMs) {
+        List<CommitLogContender> out = new ArrayList<>();
         for (String name : modes) {
             SyncMode mode = SyncMode.valueOf(name.toUpperCase(Locale.ROOT));
             if (mode == SyncMode.GROUP) {
@@ -30,5 +30,10 @@ public final class CommitLogModes {
             }
         }
         return out;
+    }
+
+    /** The {@code --ablation} columns, one per {@link SyncAblation}, in declaration order. */
+    public static List<CommitLogContender> ablations() {
+        return Arrays.stream(SyncAblation.values()).map(CommitLogContender::new).toList();
     }
 }

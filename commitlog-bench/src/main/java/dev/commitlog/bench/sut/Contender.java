@@ -21,6 +21,14 @@ public interface Contender {
     /** Whether an append that returned survives a crash (what the durable ratios compare). */
     boolean durable();
 
+    /**
+     * Whether this column is an ablation ({@code --ablation}: the commit log with one mechanism
+     * switched off): shown in the tables, never used by the ratios or the targets.
+     */
+    default boolean ablation() {
+        return false;
+    }
+
     /** Opens a fresh instance whose files live under {@code directory} (empty, already created). */
     SystemUnderTest open(Path directory, int recordBytes) throws IOException;
 

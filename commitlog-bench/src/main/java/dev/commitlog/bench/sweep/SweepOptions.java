@@ -1,5 +1,6 @@
 package dev.commitlog.bench.sweep;
 
+import dev.commitlog.CommitLog;
 import dev.commitlog.bench.UsageException;
 import dev.commitlog.bench.peer.PeerCatalog;
 import dev.commitlog.bench.sut.CommitLogModes;
@@ -17,6 +18,7 @@ import java.util.Set;
  * {@code --full} whatever their order.
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
+                           boolean ablation, AsyncOptions async,
                            CellTiming timing, int recordBytes, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
@@ -25,6 +27,8 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
     public static final int MAX_RECORD_BYTES = 1 << 20;
     public static final int MAX_THREADS = 4096;
     public static final Path DEFAULT_OUTPUT = Path.of("bench-out");
+    /** The adaptive target is judged against Group with these windows, in the same run. */
+    public static final List<Integer> DEFAULT_GROUP_WINDOWS_MS = List.of(1, 2, 10);
 
     public static final String USAGE = String.join("\n",
             "usage: java -jar commitlog-bench.jar sweep [flags]",
@@ -33,8 +37,13 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "Closed-loop append sweep: every commit-log sync mode and every peer, at each thread count.",
             "",
             "  --threads LIST          writer threads per cell (default 1,2,4,8,16,32,64,128,256)",
-            "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + ")",
-            "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 10)",
+            "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + "), or none",
+            "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 1,2,10)",
+            "  --ablation              add columns with one sync mechanism switched off: batch-classic,",
+            "                          batch-nocascade, adaptive-nogather (tables only, not targets)",
+            "  --async-submitters LIST appendAsync section: submitting threads per row (default 1,4), or none",
+            "  --async-in-flight N     appends each submitting thread keeps outstanding (default 4096)",
+            "  --async-modes LIST      sync modes of the async section (default batch,adaptive; not periodic)",
             "  --seconds N             measured seconds per cell (default 2; --full: 20)",
             "  --warmup-seconds N      unmeasured warmup per cell (default 0.5; --full: 5)",
             "  --full                  longer cells",
@@ -51,7 +60,11 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
     public static SweepOptions parse(List<String> args) throws UsageException {
         List<Integer> threads = DEFAULT_THREADS;
         List<String> modes = CommitLogModes.names();
-        List<Integer> windows = List.of(10);
+        List<Integer> windows = DEFAULT_GROUP_WINDOWS_MS;
+        boolean ablation = false;
+        List<Integer> asyncSubmitters = AsyncOptions.DEFAULT_SUBMITTERS;
+        int asyncInFlight = AsyncOptions.DEFAULT_IN_FLIGHT;
+        List<String> asyncModes = AsyncOptions.DEFAULT_MODES;
         Double seconds = null;
         Double warmup = null;
         boolean full = false;
@@ -77,6 +90,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 case "--help", "-h" -> help = true;
                 case "--full" -> full = true;
                 case "--keep" -> keep = true;
+                case "--ablation" -> ablation = true;
                 default -> {
                     String value;
                     if (inline != null) {
@@ -90,8 +104,13 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                     String name = flag;   // effectively final, for the parsers below
                     switch (name) {
                         case "--threads" -> threads = list(name, value, v -> intIn(name, v, 1, MAX_THREADS));
-                        case "--modes" -> modes = list(name, value, v -> mode(name, v));
+                        case "--modes" -> modes = value.equals("none") ? List.of() : list(name, value, v -> mode(name, v));
                         case "--group-window-ms" -> windows = list(name, value, v -> intIn(name, v, 1, 60_000));
+                        case "--async-submitters" -> asyncSubmitters = value.equals("none") ? List.of()
+                                : list(name, value, v -> intIn(name, v, 1, MAX_THREADS));
+                        case "--async-in-flight" -> asyncInFlight =
+                                intIn(name, value, 1, CommitLog.MAX_ASYNC_IN_FLIGHT_PER_THREAD);
+                        case "--async-modes" -> asyncModes = list(name, value, v -> asyncMode(name, v));
                         case "--seconds" -> seconds = seconds(name, value, false);
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
@@ -105,17 +124,22 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 }
             }
         }
+        if (modes.isEmpty() && peers.isEmpty() && !ablation && asyncSubmitters.isEmpty()) {
+            throw new UsageException("nothing to measure: --modes none, --peers none and --async-submitters none");
+        }
         CellTiming base = full ? CellTiming.FULL : CellTiming.DEFAULT;
         CellTiming timing = new CellTiming(
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
-        return new SweepOptions(threads, modes, windows, timing, recordBytes, dir, peers,
+        return new SweepOptions(threads, modes, windows, ablation,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, dir, peers,
                 csv, chart, markdown, keep, help);
     }
 
     private static boolean isValued(String flag) {
         return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds",
-                "--record-bytes", "--dir", "--peers", "--csv", "--chart", "--markdown").contains(flag);
+                "--record-bytes", "--dir", "--peers", "--csv", "--chart", "--markdown",
+                "--async-submitters", "--async-in-flight", "--async-modes").contains(flag);
     }
 
     private interface Parser<T> {
@@ -167,6 +191,15 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         if (!CommitLogModes.names().contains(m)) {
             throw new UsageException(flag + ": unknown mode '" + value + "' (modes: "
                     + String.join(",", CommitLogModes.names()) + ")");
+        }
+        return m;
+    }
+
+    private static String asyncMode(String flag, String value) throws UsageException {
+        String m = mode(flag, value);
+        if (m.equals("periodic")) {
+            throw new UsageException(flag + ": periodic completes an asynchronous append only at its next "
+                    + "periodic sync, so its rate would measure the sync period (use batch, group or adaptive)");
         }
         return m;
     }

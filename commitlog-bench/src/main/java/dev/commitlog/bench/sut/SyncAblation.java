@@ -1,0 +1,92 @@
+package dev.commitlog.bench.sut;
+
+import dev.commitlog.config.SyncMode;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
+
+/**
+ * The ablation columns ({@code --ablation}): the commit log with one of the sync mechanisms of
+ * issue 5 switched off, to show what each one adds. The engine reads these switches from system
+ * properties once, when a log opens ({@code dev.commitlog.sync.SyncTuning}), so a column sets them
+ * just before {@code CommitLog.open} and restores them just after: the cells run one at a time,
+ * and every other log in the JVM keeps the engine's defaults.
+ */
+public enum SyncAblation {
+    /** The engine before issue 5: every flush on the sync thread, which unparks every waiter itself. */
+    BATCH_CLASSIC("batch-classic", SyncMode.BATCH, Map.of(Switch.INLINE_FLUSH, false, Switch.CASCADE_WAKEUPS, false)),
+    /** Batch with inline flushes, but the flushing thread wakes every covered waiter itself. */
+    BATCH_NOCASCADE("batch-nocascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, false)),
+    /** Adaptive without waiting for the appenders the previous flush released. */
+    ADAPTIVE_NOGATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false));
+
+    /** The engine's switch names (package-private in commitlog-core, hence repeated here). */
+    enum Switch {
+        INLINE_FLUSH("dev.commitlog.sync.inlineFlush"),
+        CASCADE_WAKEUPS("dev.commitlog.sync.cascadeWakeups"),
+        ADAPTIVE_GATHER("dev.commitlog.sync.adaptiveGather");
+
+        final String property;
+
+        Switch(String property) {
+            this.property = property;
+        }
+    }
+
+    /** Opening a log, with the checked exception it may throw. */
+    @FunctionalInterface
+    public interface Opener<T> {
+        T open() throws IOException;
+    }
+
+    private final String label;
+    private final SyncMode mode;
+    private final Map<Switch, Boolean> switches;
+
+    SyncAblation(String label, SyncMode mode, Map<Switch, Boolean> switches) {
+        this.label = label;
+        this.mode = mode;
+        this.switches = switches;
+    }
+
+    public String label() {
+        return label;
+    }
+
+    public SyncMode mode() {
+        return mode;
+    }
+
+    /** The switches as {@code -D} settings, in a fixed order, for the report header. */
+    public String properties() {
+        StringJoiner out = new StringJoiner(" ");
+        for (Switch s : Switch.values()) {
+            if (switches.containsKey(s)) {
+                out.add(s.property + "=" + switches.get(s).toString().toLowerCase(Locale.ROOT));
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * Runs {@code opener} with this variant's switches set, then puts every property back as it was
+     * (cleared if it was unset), whether the open succeeded or not.
+     */
+    public <T> T open(Opener<T> opener) throws IOException {
+        Map<String, String> previous = new HashMap<>();
+        switches.forEach((s, on) -> previous.put(s.property, System.setProperty(s.property, on.toString())));
+        try {
+            return opener.open();
+        } finally {
+            previous.forEach((property, value) -> {
+                if (value == null) {
+                    System.clearProperty(property);
+                } else {
+                    System.setProperty(property, value);
+                }
+            });
+        }
+    }
+}
