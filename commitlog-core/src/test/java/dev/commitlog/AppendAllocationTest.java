@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import com.sun.management.ThreadMXBean;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.io.SimulatedDisk;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +20,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class AppendAllocationTest {
     private static final int WARM_UP = 30_000;
     private static final int MEASURED = 20_000;
+    /** Batch appends each wait for a real fdatasync (~0.2 ms here), so fewer of them. */
+    private static final int BATCH_WARM_UP = 8_000;
+    private static final int BATCH_MEASURED = 5_000;
 
     @TempDir
     Path dir;
@@ -31,21 +33,25 @@ class AppendAllocationTest {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         byte[] record = new byte[100];
         AppendClaim claim = new AppendClaim();
-        // The simulated disk keeps batch-mode flushes cheap; the appender's path is the same.
+        // The real file layer: a lone Batch appender runs each flush itself (pwrite + fdatasync),
+        // so the flush path is part of the append path measured here. A simulated disk would
+        // count the simulator's own bookkeeping.
+        int warmUp = mode == SyncMode.BATCH ? BATCH_WARM_UP : WARM_UP;
+        int measured = mode == SyncMode.BATCH ? BATCH_MEASURED : MEASURED;
         try (CommitLog log = CommitLog.open(config(dir, mode).segmentSize(16 << 20).build(),
-                CommitLogOptions.builder().storage(new SimulatedDisk()).noJmx().build())) {
-            for (int i = 0; i < WARM_UP; i++) {
+                CommitLogOptions.builder().noJmx().build())) {
+            for (int i = 0; i < warmUp; i++) {
                 append(log, record, claim, i);
             }
             long threadId = Thread.currentThread().getId();
             long before = threads.getThreadAllocatedBytes(threadId);
-            for (int i = 0; i < MEASURED; i++) {
+            for (int i = 0; i < measured; i++) {
                 append(log, record, claim, i);
             }
             long allocated = threads.getThreadAllocatedBytes(threadId) - before;
             // A few KB of noise (the counter read itself, JIT activity) are tolerated; one 16-byte
-            // object per append would be 320 KB.
-            assertTrue(allocated < 64 * 1024, mode + ": " + allocated + " bytes allocated over " + MEASURED + " appends");
+            // object per append would be 80 KB or more.
+            assertTrue(allocated < 64 * 1024, mode + ": " + allocated + " bytes allocated over " + measured + " appends");
         }
     }
 
