@@ -16,7 +16,7 @@ import org.HdrHistogram.ValueRecorder;
  * never a value that was not written, and needs no ordering with anything else. The append latency
  * is measured for one append in {@link #SAMPLE_INTERVAL} (timing every append costs two
  * {@code System.nanoTime()} calls, measurable against a Periodic append: see
- * docs/operations-runtime.md); the flush wait is measured every time a thread actually waits.
+ * docs/operations.md); the flush wait is measured every time a thread actually waits.
  */
 public final class AppenderMetrics {
     /** One append in this many is timed for the append-latency histogram (a power of two). */

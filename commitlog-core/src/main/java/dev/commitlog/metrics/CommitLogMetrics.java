@@ -7,7 +7,7 @@ import org.HdrHistogram.Histogram;
  * Counters and histograms are cumulative since the log was opened, so rates come from the
  * difference of two snapshots (for histograms: {@code later.copy()} then {@code subtract(earlier)}).
  * Histograms are in nanoseconds, copies the caller owns. Names in brackets are Cassandra's metric
- * names for the same thing (see docs/operations-runtime.md).
+ * names for the same thing (see docs/operations.md).
  *
  * @param flushes                    completed flushes (each one fdatasync call that made data durable)
  * @param recordsFlushed             records made durable

@@ -1,6 +1,6 @@
 package dev.commitlog.tools;
 
-/** The tool's exit codes, the same for every command (documented in {@code docs/operations-cli.md}). */
+/** The tool's exit codes, the same for every command (documented in {@code docs/operations.md}). */
 final class ExitCode {
     /** Done; for verify: the log opens under the policy checked (a torn tail is a notice). */
     static final int OK = 0;

@@ -56,7 +56,7 @@ class ToolsJarIT {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         if (Runtime.version().feature() >= 23) {
             // JDK 23+ warns once per JVM when sun.misc.Unsafe's memory methods are used (Chronicle unmaps
-            // segments with one); docs/operations-cli.md tells operators to pass this flag there.
+            // segments with one); docs/operations.md tells operators to pass this flag there.
             command.add("--sun-misc-unsafe-memory-access=allow");
         }
         command.add("-jar");
