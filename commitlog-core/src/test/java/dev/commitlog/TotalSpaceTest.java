@@ -45,7 +45,8 @@ class TotalSpaceTest {
             asked.add(position);
             requests.add(position);
         }).build();
-        try (CommitLog log = CommitLog.open(budgetConfig(segments), options)) {
+        CommitLog log = CommitLog.open(budgetConfig(segments), options);
+        try {
             Thread node = new Thread(() -> {
                 try {
                     for (;;) {
@@ -76,6 +77,8 @@ class TotalSpaceTest {
                 assertEquals(0, asked.get(i) % SEGMENT, "asked up to a segment boundary: " + asked.get(i));
                 assertTrue(i == 0 || asked.get(i) >= asked.get(i - 1), "positions never go back");
             }
+        } finally {
+            log.close(); // idempotent
         }
     }
 
