@@ -286,6 +286,11 @@ public final class SimulatedDisk implements StorageLayer {
             int length = Math.min(SECTOR, bytes.length - sector[1]);
             System.arraycopy(current, sector[1], bytes, sector[1], length);
         }
+        return holding(image);
+    }
+
+    /** A disk whose files (name to contents, durable, names included) are exactly {@code image}. */
+    public static SimulatedDisk holding(Map<String, byte[]> image) {
         SimulatedDisk disk = new SimulatedDisk();
         for (Map.Entry<String, byte[]> file : image.entrySet()) {
             Node node = new Node(file.getKey(), file.getValue());
