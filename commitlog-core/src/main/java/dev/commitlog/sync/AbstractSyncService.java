@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * fence, then the read of {@code parked}; the sync thread's volatile write of {@code parked}, then
  * the read of the next length word), so a request is never lost while the thread parks. After a
  * failed flush the thread stops for good: nothing is flushed or acknowledged again until the log is
- * reopened.
+ * reopened; the one exception is a write that found the disk full, which is retried
+ * ({@link DiskFullRetry}).
  */
 abstract class AbstractSyncService implements SyncService, Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(SyncService.class);
@@ -38,11 +39,14 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     /** The highest position a caller of syncUpTo waits for; the thread flushes until it is durable. */
     private final AtomicLong requestedPosition = new AtomicLong();
     private volatile RuntimeException failure;
+    /** Flushes, retrying a write that found the disk full; every other failure is fatal. */
+    private final DiskFullRetry diskFull;
 
     AbstractSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name) {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
         this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16);
+        this.diskFull = new DiskFullRetry(syncer, waiters, this::running);
         this.thread = new Thread(this, "commitlog-sync-" + name);
         this.thread.setDaemon(true);
     }
@@ -77,7 +81,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     }
 
     protected final void flush() throws IOException {
-        if (syncer.flushOnce()) {
+        if (diskFull.flushOnce()) {
             waiters.wakeCovered(syncer.durablePosition());
         }
         flushed(System.nanoTime());
