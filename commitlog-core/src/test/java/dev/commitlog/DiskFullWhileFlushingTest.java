@@ -70,12 +70,8 @@ class DiskFullWhileFlushingTest {
         Map<Long, byte[]> late = new ConcurrentHashMap<>();
         AtomicReference<Throwable> problem = new AtomicReference<>();
         List<Thread> waiters = startWaiters(log, late, problem);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (disk.noSpaceFailures() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
+        awaitNoSpaceFailures(disk, 3);
         Thread.sleep(300);
-        assertTrue(disk.noSpaceFailures() >= 3, "the write is retried while the disk is full: " + disk.noSpaceFailures());
         assertTrue(late.isEmpty(), "nothing is acknowledged while the disk is full: " + late.keySet());
         assertNull(problem.get(), () -> "an appender failed while the disk was full: " + problem.get());
         assertEquals(durableBefore, log.durablePosition(), "the durable position stands still while the disk is full");
@@ -172,12 +168,8 @@ class DiskFullWhileFlushingTest {
             }
         });
         appender.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (disk.noSpaceFailures() < 3 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
+        awaitNoSpaceFailures(disk, 3); // the end marker's flush was attempted and retried
         Thread.sleep(200);
-        assertTrue(disk.noSpaceFailures() >= 3, "the end marker's flush was attempted and retried");
         assertTrue(appender.isAlive(), "the record after the rollover is not acknowledged while the end marker is not durable");
         assertTrue(log.durablePosition() <= TestLogs.SMALL_SEGMENT, "durable position " + log.durablePosition()
                 + " passed the end of the first segment, whose end marker was never flushed");
@@ -225,11 +217,7 @@ class DiskFullWhileFlushingTest {
         Map<Long, byte[]> late = new ConcurrentHashMap<>();
         AtomicReference<Throwable> problem = new AtomicReference<>();
         List<Thread> waiters = startWaiters(log, late, problem);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (disk.noSpaceFailures() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        assertTrue(disk.noSpaceFailures() >= 2, "the write is retried while the disk is full");
+        awaitNoSpaceFailures(disk, 2);
         assertNull(problem.get(), () -> "an appender failed before the close: " + problem.get());
         long started = System.nanoTime();
         log.close();
@@ -242,6 +230,15 @@ class DiskFullWhileFlushingTest {
         assertInstanceOf(CommitLogException.class, problem.get(), "the waiting appenders were told: " + problem.get());
         disk.freeSpace();
         assertReopensExactly(disk, SyncMode.BATCH, acknowledged);
+    }
+
+    /** Waits (up to 5 s) until flushes failed for want of space {@code count} times: the write is being retried. */
+    private static void awaitNoSpaceFailures(SimulatedDisk disk, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (disk.noSpaceFailures() < count && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertTrue(disk.noSpaceFailures() >= count, "the write is retried while the disk is full: " + disk.noSpaceFailures());
     }
 
     /** {@value #WAITERS} threads, each appending {@value #PER_WAITER} records (thread 1..n, seq) one after another. */
