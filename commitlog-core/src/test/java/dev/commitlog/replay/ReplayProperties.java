@@ -3,11 +3,13 @@ package dev.commitlog.replay;
 import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
 
 import dev.commitlog.CorruptLogException;
+import dev.commitlog.RecordHandler;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.record.RecordDescriptor;
 import dev.commitlog.segment.SegmentDescriptor;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -119,7 +121,7 @@ final class ReplayProperties {
         return recovered.tail().basePosition() + recovered.firstFreeOffset();
     }
 
-    private LogRecovery.Recovered recover(SimulatedDisk disk, String stage) throws java.io.IOException {
+    private LogRecovery.Recovered recover(SimulatedDisk disk, String stage) throws IOException {
         return LogRecovery.recover(DIRECTORY, disk, PristineLog.SEGMENT_SIZE, PosixFilePermissions.fromString("rw-------"), policy,
                 listener(stage, disk));
     }
@@ -135,7 +137,7 @@ final class ReplayProperties {
     }
 
     /** Collects and verifies each record handed to the handler. */
-    private final class Deliveries implements dev.commitlog.RecordHandler {
+    private final class Deliveries implements RecordHandler {
         private final String stage;
         private final List<Long> positions = new ArrayList<>();
         private long nextAllowed;
@@ -188,7 +190,7 @@ final class ReplayProperties {
         }
     }
 
-    private dev.commitlog.replay.CorruptionListener listener(String stage, SimulatedDisk disk) {
+    private CorruptionListener listener(String stage, SimulatedDisk disk) {
         return (file, offset, position, reason, action) -> {
             checkLocated(stage + " report", file, offset, position, reason, disk);
             if (action == null || action.isBlank()) {
@@ -215,7 +217,7 @@ final class ReplayProperties {
         long size;
         try {
             size = disk.size(file);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw violation(what + " names a file that does not exist: " + file);
         }
         if (offset < 0 || offset > size) {

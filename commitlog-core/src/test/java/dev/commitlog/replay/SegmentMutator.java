@@ -8,6 +8,7 @@ import dev.commitlog.segment.SegmentHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,12 +78,12 @@ final class SegmentMutator {
             }
             case TRUNCATE -> {
                 int length = choices.bool() ? choices.intInRange(0, bytes.length) : offset(name, bytes.length);
-                files.put(name, java.util.Arrays.copyOf(bytes, length));
+                files.put(name, Arrays.copyOf(bytes, length));
                 note(kind, name, "to " + length + " bytes");
             }
             case APPEND_GARBAGE -> {
                 byte[] garbage = choices.bytes(2 * SECTOR);
-                byte[] longer = java.util.Arrays.copyOf(bytes, bytes.length + garbage.length);
+                byte[] longer = Arrays.copyOf(bytes, bytes.length + garbage.length);
                 System.arraycopy(garbage, 0, longer, bytes.length, garbage.length);
                 files.put(name, longer);
                 note(kind, name, garbage.length + " bytes");
@@ -96,7 +97,7 @@ final class SegmentMutator {
             case ZERO_RANGE -> {
                 int at = offset(name, bytes.length);
                 int length = choices.intInRange(0, Math.min(16 * SECTOR, bytes.length - at));
-                java.util.Arrays.fill(bytes, at, at + length, (byte) 0);
+                Arrays.fill(bytes, at, at + length, (byte) 0);
                 note(kind, name, length + " bytes at " + at);
             }
             case DUPLICATE_SECTOR, SWAP_SECTORS -> {
@@ -106,7 +107,7 @@ final class SegmentMutator {
                 }
                 int from = choices.intInRange(0, sectors - 1) * SECTOR;
                 int to = choices.intInRange(0, sectors - 1) * SECTOR;
-                byte[] saved = java.util.Arrays.copyOfRange(bytes, to, to + SECTOR);
+                byte[] saved = Arrays.copyOfRange(bytes, to, to + SECTOR);
                 System.arraycopy(bytes, from, bytes, to, SECTOR);
                 if (kind == Kind.SWAP_SECTORS) {
                     System.arraycopy(saved, 0, bytes, from, SECTOR);
@@ -212,14 +213,14 @@ final class SegmentMutator {
         }
         int room = bytes.length - at - RecordDescriptor.HEADER_LENGTH;
         int payloadLength = choices.intInRange(0, Math.min(room, 3 * SECTOR));
-        byte[] payload = java.util.Arrays.copyOfRange(bytes, at + RecordDescriptor.HEADER_LENGTH, at + RecordDescriptor.HEADER_LENGTH + payloadLength);
+        byte[] payload = Arrays.copyOfRange(bytes, at + RecordDescriptor.HEADER_LENGTH, at + RecordDescriptor.HEADER_LENGTH + payloadLength);
         int frameLength = RecordDescriptor.frameLength(payloadLength);
         long position = baseOf(bytes) + at;
         ByteBuffer frame = little(bytes);
         frame.putInt(at, frameLength);
         frame.putInt(at + RecordDescriptor.CRC_OFFSET, new FrameChecksum().begin(position, frameLength).update(payload, 0, payloadLength).value());
         int paddingEnd = Math.min(bytes.length, at + RecordDescriptor.alignedLength(frameLength));
-        java.util.Arrays.fill(bytes, at + frameLength, paddingEnd, (byte) 0);
+        Arrays.fill(bytes, at + frameLength, paddingEnd, (byte) 0);
         forged.computeIfAbsent(position, p -> new ArrayList<>()).add(payload); // clones may share positions
         note(Kind.FORGE_RECORD, name, payloadLength + " bytes at " + at + " (position " + position + ")");
     }
