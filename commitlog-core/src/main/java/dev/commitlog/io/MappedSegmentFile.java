@@ -69,11 +69,18 @@ final class MappedSegmentFile implements SegmentFile {
         channel.force(false); // fdatasync: one device flush for header and range
     }
 
-    /** pwrite of [from, to) of the mapping to the same offsets of the file. */
+    /**
+     * pwrite of [from, to) of the mapping to the same offsets of the file. A full device is
+     * reported as {@link NoSpaceLeftException}: this step syncs nothing, so the flush may be retried.
+     */
     private void write(int from, int to) throws IOException {
         flushView.limit(to).position(from);
-        while (flushView.hasRemaining()) {
-            channel.write(flushView, flushView.position());
+        try {
+            while (flushView.hasRemaining()) {
+                channel.write(flushView, flushView.position());
+            }
+        } catch (IOException e) {
+            throw NoSpaceLeftException.isNoSpace(e) ? new NoSpaceLeftException(path, e) : e;
         }
     }
 

@@ -13,6 +13,8 @@ import java.nio.file.Path;
  * or recovery before it starts). A flush that throws has made no promise: the caller must treat
  * every byte not covered by an earlier successful flush as possibly lost, and must not retry the
  * flush and then believe it (the kernel may have dropped the dirty pages; PostgreSQL "fsyncgate").
+ * The one exception is {@link NoSpaceLeftException}: the write step found the device full and the
+ * sync was never attempted, so the same flush may be retried once space is freed.
  */
 public interface SegmentFile extends AutoCloseable {
     Path path();

@@ -99,12 +99,22 @@ public final class LogRecovery {
         return deleted;
     }
 
-    /** The highest valid durable mark of any segment: everything below it was flushed once. */
+    /**
+     * The highest valid durable mark of the segments the walk will read: everything below it was
+     * flushed once. Segments the walk skips (a bad header, or positions an earlier segment already
+     * holds) do not count: a mark from a segment that is not part of the log would make every
+     * reopen call the tail corruption (ReplayFuzzTest found a log that grew a segment per reopen).
+     */
     static long highestDurableMark(List<SegmentRef> segments, StorageLayer storage) throws IOException {
         long mark = 0;
+        long expectedBase = -1;
         for (SegmentRef ref : segments) {
             try (SegmentFile file = storage.open(ref.path(), false)) {
-                mark = Math.max(mark, SegmentHeader.decode(file.buffer(), ref.id(), file.size()).durableMark());
+                SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+                if (expectedBase < 0 || header.basePosition() >= expectedBase) {
+                    mark = Math.max(mark, header.durableMark());
+                    expectedBase = header.endPosition();
+                }
             } catch (SegmentHeaderException e) {
                 // Reported by the walk, under the replay policy.
             }

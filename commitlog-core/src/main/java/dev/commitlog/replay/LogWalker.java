@@ -68,6 +68,13 @@ final class LogWalker {
                     damage(ref, 0, Math.max(expectedBase, 0), "damaged segment header: " + e.getMessage(), "segment skipped");
                     continue;
                 }
+                if (expectedBase >= 0 && header.basePosition() < expectedBase) {
+                    // Positions already walked (a copied or misnamed segment): replaying it would hand
+                    // records out of order or twice, so it is skipped whole. Found by ReplayFuzzTest.
+                    damage(ref, 0, expectedBase, "segment starts at log position " + header.basePosition()
+                            + ", inside positions an earlier segment already holds (up to " + expectedBase + ")", "segment skipped");
+                    continue;
+                }
                 if (expectedBase >= 0 && header.basePosition() != expectedBase) {
                     damage(ref, 0, expectedBase, "log positions " + expectedBase + " to " + header.basePosition()
                             + " are missing (a segment file is gone or was renamed)", "gap skipped");

@@ -138,8 +138,10 @@ public final class Segment {
         }
     }
 
-    /** Records, before a flush, a position that is already durable (see {@link SegmentDescriptor}). */
-    /** Writes the durable mark and its checksum ({@link SegmentHeader#durableMarkCrc}) into the header. */
+    /**
+     * Records, before a flush, a position that is already durable (see {@link SegmentDescriptor}),
+     * with its checksum ({@link SegmentHeader#durableMarkCrc}).
+     */
     void writeDurableMark(long durablePosition, int markCrc) {
         memory.writeLong(SegmentDescriptor.DURABLE_MARK_OFFSET, durablePosition);
         memory.writeInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, markCrc);

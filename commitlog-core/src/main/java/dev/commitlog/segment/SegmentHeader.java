@@ -65,17 +65,25 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
             throw new SegmentHeaderException("header says " + size + " bytes but the file has " + fileLength);
         }
         long base = b.getLong(BASE_POSITION_OFFSET);
-        if (base < 0) {
-            throw new SegmentHeaderException("negative base position " + base);
+        if (base < 0 || base > Long.MAX_VALUE - size) {
+            // Positions must stay non-negative to the segment's end, or ordering checks overflow.
+            throw new SegmentHeaderException("base position " + base + " out of range");
         }
-        return new SegmentHeader(id, base, size, readDurableMark(b, id));
+        return new SegmentHeader(id, base, size, readDurableMark(b, id, base, base + size));
     }
 
-    /** The durable mark, or 0 when none was written or its checksum fails (a mark is only a hint). */
-    static long readDurableMark(ByteBuffer littleEndian, long segmentId) {
+    /**
+     * The durable mark, or 0 when none was written, its checksum fails, or it lies outside the
+     * segment's own positions (a mark is only a hint). The sync thread writes into a segment only
+     * marks from {@code [base, end]}: it enters a segment once the previous one is durable, and the
+     * mark never passes what is durable. A mark outside that range is forged or misplaced, and
+     * trusting it would call an unwritten tail corruption.
+     */
+    static long readDurableMark(ByteBuffer littleEndian, long segmentId, long base, long end) {
         long mark = littleEndian.getLong(DURABLE_MARK_OFFSET);
         int storedCrc = littleEndian.getInt(DURABLE_MARK_CRC_OFFSET);
-        return mark > 0 && storedCrc == durableMarkCrc(segmentId, mark) ? mark : 0;
+        boolean valid = mark > 0 && mark >= base && mark <= end && storedCrc == durableMarkCrc(segmentId, mark);
+        return valid ? mark : 0;
     }
 
     /**

@@ -68,7 +68,10 @@ public final class SegmentSyncer {
 
     /** Whether a flush now would make anything new durable. Sync thread only. */
     public boolean hasUnflushedData() {
-        return endSeen ? syncing.next() != null : syncing.lengthWordAt(scanOffset) != 0 || syncedOffset < scanOffset;
+        if (syncedOffset < (endSeen ? syncing.size() : scanOffset)) {
+            return true; // scanned but not flushed yet (or a flush of it failed for want of space)
+        }
+        return endSeen ? syncing.next() != null : syncing.lengthWordAt(scanOffset) != 0;
     }
 
     /**
@@ -76,12 +79,17 @@ public final class SegmentSyncer {
      * current one is complete. Returns whether the durable position moved.
      *
      * @throws IOException if a flush failed; the durable position has not moved past what earlier
-     *                     flushes covered, and the caller must stop flushing (see SegmentFile)
+     *                     flushes covered, and the caller must stop flushing (see SegmentFile),
+     *                     unless it is a {@link dev.commitlog.io.NoSpaceLeftException}: then
+     *                     calling this again retries the same flush
      */
     public boolean flushOnce() throws IOException {
         boolean moved = false;
         for (;;) {
-            if (endSeen && syncedOffset == syncing.size()) { // publishedRecords may have seen the end first
+            // Leave a segment only once it is flushed to its end: a flush of its end marker that
+            // ran out of space is retried here, never skipped for the next segment's; and
+            // publishedRecords (Adaptive's gather) may have seen the end marker before any flush.
+            if (endSeen && syncedOffset == syncing.size()) {
                 Segment next = syncing.next();
                 if (next == null) {
                     return moved; // the writer is still rolling over; its next segment comes later

@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *       condition), so a request is never lost while the thread parks. The same handshake, on
  *       {@code parkedForRole}, wakes a sync thread that waits for an inline flusher to finish.</li>
  *   <li>After a failed flush nothing is flushed or acknowledged again until the log is reopened:
- *       the failure is recorded by the role holder, and every later holder checks it first.</li>
+ *       the failure is recorded by the role holder, and every later holder checks it first. The
+ *       one exception is a write that found the disk full, which the holder retries
+ *       ({@link DiskFullRetry}).</li>
  * </ul>
  */
 abstract class AbstractSyncService implements SyncService, Runnable {
@@ -50,11 +52,14 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     /** The highest position an appender or a caller of syncUpTo waits for. */
     private final AtomicLong requestedPosition = new AtomicLong();
     private volatile RuntimeException failure;
+    /** Flushes, retrying a write that found the disk full; every other failure is fatal. */
+    private final DiskFullRetry diskFull;
 
     AbstractSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning) {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
         this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups());
+        this.diskFull = new DiskFullRetry(syncer, waiters, this::running);
         this.thread = new Thread(this, "commitlog-sync-" + name);
         this.thread.setDaemon(true);
     }
@@ -122,7 +127,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         }
         try {
             beforeFlush();
-            if (syncer.flushOnce()) {
+            if (diskFull.flushOnce()) {
                 waiters.wakeCovered(syncer.durablePosition());
             }
             flushed(System.nanoTime());

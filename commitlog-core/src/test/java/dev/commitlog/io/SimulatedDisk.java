@@ -12,10 +12,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * An in-memory, fault-injecting {@link StorageLayer} for one log directory (LevelDB's
@@ -34,8 +34,10 @@ import java.util.function.Consumer;
  * may be undone. Reads of current bytes race with appenders on purpose: a sector being written
  * back while it is written may hold any mixture, as on a real device.
  *
- * <p>Faults on command: fail the next flush with an {@link IOException}, block flushes on a latch,
- * fail every {@link #create} (disk full) until cleared. Every flush call is counted, failed or not.
+ * <p>Faults on command: fail the next flush's sync with an {@link IOException}, block flushes on a
+ * latch, fill the device up so that flushes fail in their write step with
+ * {@link NoSpaceLeftException} (retryable), fail every {@link #create} (disk full) until cleared.
+ * Every flush call is counted, failed or not.
  *
  * <p>Files are keyed by name only, so an image can be reopened under any directory path.
  */
@@ -89,7 +91,11 @@ public final class SimulatedDisk implements StorageLayer {
 
     private final AtomicInteger flushCalls = new AtomicInteger();
     private final AtomicInteger failedFlushes = new AtomicInteger();
-    private final AtomicBoolean failNextFlush = new AtomicBoolean();
+    /** The message the next flush's sync fails with, or null. */
+    private final AtomicReference<String> failNextFlush = new AtomicReference<>();
+    private volatile Predicate<WriteRange> fillsUp;
+    private volatile boolean full;
+    private final AtomicInteger noSpaceFailures = new AtomicInteger();
     private final AtomicReference<CountDownLatch> flushGate = new AtomicReference<>();
     private final CountDownLatch flushBlocked = new CountDownLatch(1);
     private final AtomicReference<String> createFault = new AtomicReference<>();
@@ -103,7 +109,43 @@ public final class SimulatedDisk implements StorageLayer {
 
     /** The next flush call throws {@code IOException("Input/output error")} and makes nothing durable. */
     public void failNextFlush() {
-        failNextFlush.set(true);
+        failNextFlush("Input/output error");
+    }
+
+    /**
+     * The next flush's sync ({@code fdatasync}) fails with {@code IOException(message)}, after its
+     * write step succeeded; nothing becomes durable. A sync failure is fatal whatever it says,
+     * "No space left on device" (writeback found no space) included.
+     */
+    public void failNextFlush(String message) {
+        failNextFlush.set(message);
+    }
+
+    /** One flush's write step: a byte range of a file, as a full disk sees it. */
+    public record WriteRange(String file, int from, int to, int size) {
+    }
+
+    /**
+     * The device is full from now on: every flush fails in its write step ({@code pwrite} found no
+     * space) with {@link NoSpaceLeftException}, before anything is synced, until {@link #freeSpace()}.
+     */
+    public void fillUp() {
+        full = true;
+    }
+
+    /** The device fills up at the first flush whose write step {@code when} matches (that flush fails), until {@link #freeSpace()}. */
+    public void fillUpWhen(Predicate<WriteRange> when) {
+        fillsUp = when;
+    }
+
+    public void freeSpace() {
+        fillsUp = null;
+        full = false;
+    }
+
+    /** Flushes that failed in their write step for want of space. */
+    public int noSpaceFailures() {
+        return noSpaceFailures.get();
     }
 
     /** Flush calls from now on block until {@link #releaseFlushes()}. */
@@ -285,6 +327,11 @@ public final class SimulatedDisk implements StorageLayer {
             int length = Math.min(SECTOR, bytes.length - sector[1]);
             System.arraycopy(current, sector[1], bytes, sector[1], length);
         }
+        return holding(image);
+    }
+
+    /** A disk whose files (name to contents, durable, names included) are exactly {@code image}. */
+    public static SimulatedDisk holding(Map<String, byte[]> image) {
         SimulatedDisk disk = new SimulatedDisk();
         for (Map.Entry<String, byte[]> file : image.entrySet()) {
             Node node = new Node(file.getKey(), file.getValue());
@@ -356,13 +403,20 @@ public final class SimulatedDisk implements StorageLayer {
                 }
             }
             FlushEvent event;
-            if (failNextFlush.getAndSet(false)) {
+            Predicate<WriteRange> fills = fillsUp;
+            if (full || (fills != null && fills.test(new WriteRange(node.name, from, to, size())))) {
+                full = true; // the write step found no space: nothing synced, nothing promised
+                noSpaceFailures.incrementAndGet();
+                throw new NoSpaceLeftException(path, new IOException("No space left on device (simulated)"));
+            }
+            String syncFailure = failNextFlush.getAndSet(null);
+            if (syncFailure != null) {
                 failedFlushes.incrementAndGet();
                 synchronized (lock) {
                     event = new FlushEvent(++flushSequence, node.name, from, to, true);
                 }
                 flushListener.accept(event);
-                throw new IOException("Input/output error (simulated flush failure of " + path + ")");
+                throw new IOException(syncFailure + " (simulated flush failure of " + path + ")");
             }
             int pageFrom = from / PAGE * PAGE;
             int pageTo = Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);

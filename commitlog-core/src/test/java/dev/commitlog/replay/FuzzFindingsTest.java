@@ -1,0 +1,105 @@
+package dev.commitlog.replay;
+
+import static dev.commitlog.segment.SegmentDescriptor.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import dev.commitlog.CorruptLogException;
+import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.segment.SegmentHeader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bugs {@link ReplayFuzzTest} found, one named test each, on hand-made damage to the
+ * {@link PristineLog}. Each failed before its fix.
+ */
+class FuzzFindingsTest {
+    private static final Path DIRECTORY = Path.of("/findings");
+    private final PristineLog pristine = PristineLog.get();
+
+    /** A copy of segment 0 under a later name, header made consistent: its positions were replayed twice, backwards. */
+    @Test
+    void aSegmentOverlappingEarlierPositionsIsSkippedNotReplayedAgain() throws IOException {
+        TreeMap<String, byte[]> files = pristine.copyOfFiles();
+        files.remove(fileName(3)); // the prepared empty segment
+        byte[] copy = files.get(fileName(0)).clone();
+        setHeaderField(copy, SEGMENT_ID_OFFSET, 3);
+        files.put(fileName(3), copy);
+
+        List<Long> positions = new ArrayList<>();
+        List<String> reports = new ArrayList<>();
+        new Replayer(SimulatedDisk.holding(files), ReplayPolicy.SKIP_CORRUPT, (file, offset, position, reason, action) -> reports.add(reason))
+                .replay(DIRECTORY, 0, Long.MAX_VALUE, (position, payload) -> positions.add(position));
+        assertEquals(new ArrayList<>(pristine.records.keySet()), positions, "each record once, in order");
+        assertTrue(reports.stream().anyMatch(r -> r.contains("inside positions an earlier segment already holds")), reports.toString());
+
+        // Under the default policy it is corruption, named (here the copy stands in for segment 1).
+        byte[] asSegmentOne = copy.clone();
+        setHeaderField(asSegmentOne, SEGMENT_ID_OFFSET, 1);
+        files.put(fileName(1), asSegmentOne);
+        CorruptLogException e = assertThrows(CorruptLogException.class, () -> new Replayer(SimulatedDisk.holding(files),
+                ReplayPolicy.TOLERATE_TAIL, (file, offset, position, reason, action) -> { })
+                .replay(DIRECTORY, 0, pristine.endPosition, (position, payload) -> { }));
+        assertEquals(fileName(1), e.file().getFileName().toString());
+        assertEquals(PristineLog.SEGMENT_SIZE, e.position());
+    }
+
+    /** The durable mark of a segment the walk skips made each reopen add a segment (recovery was not idempotent). */
+    @Test
+    void theMarkOfASkippedSegmentDoesNotMoveTheEndOnEveryReopen() throws IOException {
+        TreeMap<String, byte[]> files = pristine.copyOfFiles();
+        files.remove(fileName(2));
+        files.remove(fileName(3));
+        setHeaderField(files.get(fileName(1)), BASE_POSITION_OFFSET, PristineLog.SEGMENT_SIZE - 2); // overlaps segment 0
+        SimulatedDisk disk = SimulatedDisk.holding(files);
+
+        long first = appendPosition(recover(disk, ReplayPolicy.SKIP_CORRUPT));
+        long second = appendPosition(recover(disk, ReplayPolicy.SKIP_CORRUPT));
+        long third = appendPosition(recover(disk, ReplayPolicy.SKIP_CORRUPT));
+        assertEquals(first, second);
+        assertEquals(first, third);
+        assertEquals(PristineLog.SEGMENT_SIZE + HEADER_LENGTH, first, "appends resume right after segment 0");
+    }
+
+    /** A durable mark past its own segment (valid checksum) turned the unwritten tail into corruption: open refused. */
+    @Test
+    void aDurableMarkOutsideItsSegmentIsIgnored() throws IOException {
+        TreeMap<String, byte[]> files = pristine.copyOfFiles();
+        ByteBuffer header = ByteBuffer.wrap(files.get(fileName(0))).order(ByteOrder.LITTLE_ENDIAN);
+        long mark = pristine.endPosition + 4_096;
+        header.putLong(DURABLE_MARK_OFFSET, mark).putInt(DURABLE_MARK_CRC_OFFSET, SegmentHeader.durableMarkCrc(0, mark));
+
+        LogRecovery.Recovered recovered = recover(SimulatedDisk.holding(files), ReplayPolicy.TOLERATE_TAIL);
+        assertEquals(pristine.endPosition, appendPosition(recovered), "the log ends where it did");
+        assertEquals(pristine.records.size(), recovered.records());
+    }
+
+    private static LogRecovery.Recovered recover(SimulatedDisk disk, ReplayPolicy policy) throws IOException {
+        LogRecovery.Recovered recovered = LogRecovery.recover(DIRECTORY, disk, PristineLog.SEGMENT_SIZE,
+                PosixFilePermissions.fromString("rw-------"), policy, (file, offset, position, reason, action) -> { });
+        recovered.tail().file().close();
+        return recovered;
+    }
+
+    private static long appendPosition(LogRecovery.Recovered recovered) {
+        return recovered.tail().basePosition() + recovered.firstFreeOffset();
+    }
+
+    /** Rewrites a 64-bit header field and the header checksum, so that the header verifies. */
+    private static void setHeaderField(byte[] segment, int offset, long value) {
+        ByteBuffer header = ByteBuffer.wrap(segment).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(offset, value);
+        CRC32C crc = new CRC32C();
+        crc.update(segment, 0, HEADER_CRC_COVERS);
+        header.putInt(HEADER_CRC_OFFSET, (int) crc.getValue());
+    }
+}

@@ -1,0 +1,120 @@
+package dev.commitlog.replay;
+
+import dev.commitlog.AppendClaim;
+import dev.commitlog.CommitLog;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.segment.SegmentDescriptor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The log every fuzz input starts from, written once by the engine (Batch mode, 64 KiB segments)
+ * onto a {@link SimulatedDisk} and closed cleanly: three segments of records from 0 bytes to 8 KiB,
+ * an aborted claim, two end markers, and the empty segment the allocator had prepared. Inputs copy
+ * its files and mutate the copies.
+ */
+final class PristineLog {
+    static final int SEGMENT_SIZE = 64 * 1024;
+    private static final PristineLog INSTANCE = write();
+
+    /** Segment file name to contents, oldest first. */
+    final NavigableMap<String, byte[]> files;
+    /** Every record appended: log position to payload. */
+    final NavigableMap<Long, byte[]> records;
+    /** The durable position when the log was closed: where a live log's replay stops. */
+    final long endPosition;
+
+    private PristineLog(NavigableMap<String, byte[]> files, NavigableMap<Long, byte[]> records, long endPosition) {
+        this.files = Collections.unmodifiableNavigableMap(files);
+        this.records = Collections.unmodifiableNavigableMap(records);
+        this.endPosition = endPosition;
+    }
+
+    static PristineLog get() {
+        return INSTANCE;
+    }
+
+    /** A fresh copy of the files, for one input to mutate. */
+    TreeMap<String, byte[]> copyOfFiles() {
+        TreeMap<String, byte[]> copy = new TreeMap<>();
+        files.forEach((name, bytes) -> copy.put(name, bytes.clone()));
+        return copy;
+    }
+
+    /** The log position of byte 0 of a pristine file (segments are contiguous from 0). */
+    long basePosition(String file) {
+        return SegmentDescriptor.parseId(file) * SEGMENT_SIZE;
+    }
+
+    /** Offsets in {@code file} where a pristine frame starts or ends: the places worth forging. */
+    List<Integer> frameOffsets(String file) {
+        long base = basePosition(file);
+        List<Integer> offsets = new ArrayList<>();
+        offsets.add(SegmentDescriptor.HEADER_LENGTH);
+        for (Map.Entry<Long, byte[]> record : records.subMap(base, base + SEGMENT_SIZE).entrySet()) {
+            int offset = (int) (record.getKey() - base);
+            offsets.add(offset);
+            offsets.add(offset + RecordDescriptor.alignedFrameLength(record.getValue().length));
+        }
+        return offsets;
+    }
+
+    private static PristineLog write() {
+        try {
+            Path lockDirectory = Files.createTempDirectory("commitlog-fuzz-pristine");
+            try {
+                return write(lockDirectory);
+            } finally {
+                try (Stream<Path> files = Files.walk(lockDirectory)) {
+                    for (Path path : files.sorted(Collections.reverseOrder()).toList()) {
+                        Files.delete(path);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static PristineLog write(Path lockDirectory) throws IOException {
+        SimulatedDisk disk = new SimulatedDisk();
+        NavigableMap<Long, byte[]> records = new TreeMap<>();
+        Random random = new Random(20_26_04_01);
+        CommitLogConfig config = CommitLogConfig.builder(lockDirectory).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE).build();
+        long end;
+        try (CommitLog log = CommitLog.open(config, disk, (file, offset, position, reason, action) -> {
+            throw new AssertionError("pristine log damaged at " + position + ": " + reason);
+        })) {
+            for (int i = 0; log.durablePosition() < 2L * SEGMENT_SIZE + SEGMENT_SIZE / 3; i++) {
+                if (i == 7) {
+                    AppendClaim claim = new AppendClaim();
+                    log.claim(24, claim).writeLong(42);
+                    claim.abort(); // an aborted frame, which replay must skip
+                    continue;
+                }
+                byte[] payload = new byte[random.nextInt(10) == 0 ? 2_000 + random.nextInt(6_000) : random.nextInt(200)];
+                random.nextBytes(payload);
+                records.put(log.append(payload, 0, payload.length), payload);
+            }
+            end = log.durablePosition();
+        }
+        NavigableMap<String, byte[]> files = new TreeMap<>();
+        for (String name : disk.fileNames()) {
+            files.put(name, disk.durableBytes(name));
+        }
+        return new PristineLog(files, records, end);
+    }
+}

@@ -1,0 +1,278 @@
+package dev.commitlog.replay;
+
+import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
+
+import dev.commitlog.CorruptLogException;
+import dev.commitlog.RecordHandler;
+import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.record.FrameChecksum;
+import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.segment.SegmentDescriptor;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.openhft.chronicle.bytes.Bytes;
+import net.openhft.chronicle.bytes.BytesStore;
+
+/**
+ * What must hold for any damaged log, checked for one mutated image: first replay of the files as
+ * a live log would (up to the durable position it had), then recovery as {@code open} runs it,
+ * replay of what recovery left, and recovery once more over its own result.
+ *
+ * <ul>
+ *   <li>Nothing is thrown but {@link CorruptLogException} (never under {@code skip_corrupt}), and
+ *       it names a file, an offset and a log position; so does every report to the listener.</li>
+ *   <li>Every record handed to the handler verifies: its length word matches the payload and its
+ *       stored CRC32C matches one recomputed over position, length word and payload; and it is a
+ *       record that was written there (or one the mutator forged with a valid checksum).</li>
+ *   <li>Records arrive in strictly increasing, non-overlapping position order.</li>
+ *   <li>Nothing before the first damaged byte is lost: every record that ends before it is
+ *       replayed, and no damage is reported before it.</li>
+ *   <li>A log that recovery accepted replays without an exception, and recovering it again
+ *       changes nothing.</li>
+ * </ul>
+ *
+ * Hangs are bounded by the callers (a timeout per input). Violations throw {@link AssertionError}
+ * naming the input's mutations.
+ */
+final class ReplayProperties {
+    private static final Path DIRECTORY = Path.of("/fuzz-log"); // the simulated disk keys files by name only
+
+    private final PristineLog pristine;
+    private final SegmentMutator.Mutated mutated;
+    private final ReplayPolicy policy;
+    /** Records ending at or before this position are untouched by the mutations. */
+    private final long intactEnd;
+    private final FrameChecksum checksum = new FrameChecksum();
+
+    private ReplayProperties(PristineLog pristine, SegmentMutator.Mutated mutated, ReplayPolicy policy) {
+        this.pristine = pristine;
+        this.mutated = mutated;
+        this.policy = policy;
+        this.intactEnd = intactEnd(pristine, mutated.files());
+    }
+
+    /** Checks every property for one input; returns how many records were replayed and verified. */
+    static long check(PristineLog pristine, SegmentMutator.Mutated mutated, ReplayPolicy policy) {
+        return new ReplayProperties(pristine, mutated, policy).check();
+    }
+
+    private long check() {
+        SimulatedDisk disk = SimulatedDisk.holding(mutated.files());
+        long verified = liveReplay(disk); // reads only, so recovery can run over the same disk after it
+        return verified + recoverAndReplay(disk);
+    }
+
+    /** Replay over the damaged files with no recovery, up to the durable position the log had. */
+    private long liveReplay(SimulatedDisk disk) {
+        Deliveries deliveries = new Deliveries("live replay");
+        try {
+            new Replayer(disk, policy, listener("live replay", disk)).replay(DIRECTORY, 0, pristine.endPosition, deliveries);
+        } catch (CorruptLogException e) {
+            checkThrown("live replay", e, disk);
+        } catch (Throwable e) {
+            throw unexpected("live replay", e);
+        }
+        deliveries.checkPrefixPresent();
+        return deliveries.count;
+    }
+
+    private long recoverAndReplay(SimulatedDisk disk) {
+        LogRecovery.Recovered recovered;
+        try {
+            recovered = recover(disk, "recovery");
+        } catch (CorruptLogException e) {
+            checkThrown("recovery", e, disk);
+            return 0;
+        } catch (Throwable e) {
+            throw unexpected("recovery", e);
+        }
+        recovered.tail().file().close();
+        if (recovered.endPosition() < intactEnd) {
+            throw violation("recovery ended the log at " + recovered.endPosition() + ", before intact records that end at " + intactEnd);
+        }
+        Deliveries first = replayRecovered(disk, recovered, "replay after recovery");
+        first.checkPrefixPresent();
+
+        LogRecovery.Recovered again;
+        try {
+            again = recover(disk, "second recovery");
+        } catch (Throwable e) {
+            throw unexpected("second recovery (of a log recovery accepted)", e);
+        }
+        again.tail().file().close();
+        if (appendPosition(again) != appendPosition(recovered)) {
+            throw violation("recovery is not idempotent: appends would resume at " + appendPosition(again) + " instead of "
+                    + appendPosition(recovered));
+        }
+        if (again.records() != recovered.records()) {
+            throw violation("recovery is not idempotent: it found " + recovered.records() + " records, then " + again.records());
+        }
+        return first.count;
+    }
+
+    private static long appendPosition(LogRecovery.Recovered recovered) {
+        return recovered.tail().basePosition() + recovered.firstFreeOffset();
+    }
+
+    private LogRecovery.Recovered recover(SimulatedDisk disk, String stage) throws IOException {
+        return LogRecovery.recover(DIRECTORY, disk, PristineLog.SEGMENT_SIZE, PosixFilePermissions.fromString("rw-------"), policy,
+                listener(stage, disk));
+    }
+
+    private Deliveries replayRecovered(SimulatedDisk disk, LogRecovery.Recovered recovered, String stage) {
+        Deliveries deliveries = new Deliveries(stage);
+        try {
+            new Replayer(disk, policy, listener(stage, disk)).replay(DIRECTORY, 0, recovered.endPosition(), deliveries);
+        } catch (Throwable e) {
+            throw unexpected(stage + " (of a log recovery accepted)", e);
+        }
+        return deliveries;
+    }
+
+    /** Collects and verifies each record handed to the handler. */
+    private final class Deliveries implements RecordHandler {
+        private final String stage;
+        private final List<Long> positions = new ArrayList<>();
+        private long nextAllowed;
+        private long count;
+
+        Deliveries(String stage) {
+            this.stage = stage;
+        }
+
+        @Override
+        public void onRecord(long position, Bytes<?> payload) {
+            BytesStore<?, ?> store = payload.bytesStore();
+            long payloadStart = payload.readPosition();
+            int length = (int) payload.readRemaining();
+            int lengthWord = store.readInt(payloadStart - RecordDescriptor.HEADER_LENGTH + RecordDescriptor.LENGTH_OFFSET);
+            int storedCrc = store.readInt(payloadStart - RecordDescriptor.HEADER_LENGTH + RecordDescriptor.CRC_OFFSET);
+            byte[] bytes = payload.toByteArray();
+            if (lengthWord != RecordDescriptor.frameLength(length)) {
+                throw violation(stage + ": record at " + position + " handed with " + length + " bytes under length word " + lengthWord);
+            }
+            int computed = checksum.begin(position, lengthWord).update(bytes, 0, length).value();
+            if (computed != storedCrc) {
+                throw violation(String.format("%s: record at %d handed to the handler fails its checksum (stored 0x%08x, computed 0x%08x)",
+                        stage, position, storedCrc, computed));
+            }
+            if (!Arrays.equals(bytes, pristine.records.get(position)) && mutated.forged().getOrDefault(position, List.of()).stream().noneMatch(forged -> Arrays.equals(bytes, forged))) {
+                throw violation(stage + ": record at " + position + " (" + length + " bytes) was never written there");
+            }
+            if (position < nextAllowed) {
+                throw violation(stage + ": record at " + position + " comes after one that ends at " + nextAllowed);
+            }
+            nextAllowed = position + alignedFrameLength(length);
+            positions.add(position);
+            count++;
+        }
+
+        /** Every record wholly before the first damaged byte was replayed. */
+        void checkPrefixPresent() {
+            int index = 0;
+            for (long position : pristine.records.headMap(intactEnd, false).keySet()) {
+                if (position + alignedFrameLength(pristine.records.get(position).length) > intactEnd) {
+                    break;
+                }
+                if (index >= positions.size() || positions.get(index) != position) {
+                    throw violation(stage + ": intact record at " + position + " (before the first damaged byte, at " + intactEnd
+                            + ") was not replayed");
+                }
+                index++;
+            }
+        }
+    }
+
+    private CorruptionListener listener(String stage, SimulatedDisk disk) {
+        return (file, offset, position, reason, action) -> {
+            checkLocated(stage + " report", file, offset, position, reason, disk);
+            if (action == null || action.isBlank()) {
+                throw violation(stage + ": a report at " + position + " says nothing about what was done");
+            }
+        };
+    }
+
+    private void checkThrown(String stage, CorruptLogException e, SimulatedDisk disk) {
+        if (policy == ReplayPolicy.SKIP_CORRUPT) {
+            throw violation(stage + " threw under skip_corrupt, which must report and go on: " + e.getMessage());
+        }
+        checkLocated(stage + " exception", e.file(), e.offset(), e.position(), e.reason(), disk);
+        if (!e.getMessage().contains("log position " + e.position()) || !e.getMessage().contains(e.file().toString())) {
+            throw violation(stage + ": the exception's message does not name the file and position: " + e.getMessage());
+        }
+    }
+
+    /** A report names an existing segment file, an offset inside it and a position at or after the first damage. */
+    private void checkLocated(String what, Path file, long offset, long position, String reason, SimulatedDisk disk) {
+        if (file == null || SegmentDescriptor.parseId(file.getFileName().toString()) < 0) {
+            throw violation(what + " names no segment file: " + file);
+        }
+        long size;
+        try {
+            size = disk.size(file);
+        } catch (IOException e) {
+            throw violation(what + " names a file that does not exist: " + file);
+        }
+        if (offset < 0 || offset > size) {
+            throw violation(what + " offset " + offset + " is outside " + file.getFileName() + " (" + size + " bytes)");
+        }
+        if (position < intactEnd) {
+            throw violation(what + " at position " + position + ", before the first damaged byte (records up to " + intactEnd
+                    + " are intact): " + reason);
+        }
+        if (reason == null || reason.isBlank()) {
+            throw violation(what + " at " + position + " gives no reason");
+        }
+    }
+
+    /**
+     * The end of the last pristine record that lies wholly before the first byte the mutations
+     * changed, in log order (a changed or missing header, or a changed length, counts as a change
+     * at the segment's start). Reports and losses before it are bugs.
+     */
+    private static long intactEnd(PristineLog pristine, TreeMap<String, byte[]> files) {
+        long firstChange = Long.MAX_VALUE;
+        for (Map.Entry<String, byte[]> file : pristine.files.entrySet()) {
+            byte[] now = files.get(file.getKey());
+            byte[] was = file.getValue();
+            int at = now == null || now.length != was.length ? 0 : Arrays.mismatch(was, now);
+            if (at >= 0) {
+                long base = pristine.basePosition(file.getKey());
+                firstChange = base + (at < SegmentDescriptor.HEADER_LENGTH ? 0 : at);
+                break;
+            }
+        }
+        if (firstChange == Long.MAX_VALUE) {
+            // Only files after the pristine ones were added: the whole pristine log is intact.
+            firstChange = pristine.endPosition;
+        }
+        long end = 0;
+        for (Map.Entry<Long, byte[]> record : pristine.records.headMap(firstChange, false).entrySet()) {
+            long recordEnd = record.getKey() + alignedFrameLength(record.getValue().length);
+            if (recordEnd <= firstChange) {
+                end = recordEnd;
+            }
+        }
+        return end;
+    }
+
+    private AssertionError violation(String what) {
+        return new AssertionError(what + "\n  policy " + policy + ", mutations: " + mutated.applied());
+    }
+
+    private AssertionError unexpected(String stage, Throwable e) {
+        if (e instanceof AssertionError assertion && assertion.getMessage() != null && assertion.getMessage().contains("mutations: ")) {
+            return assertion;
+        }
+        AssertionError error = violation(stage + " threw " + e);
+        error.initCause(e);
+        return error;
+    }
+}
