@@ -49,12 +49,12 @@ class DiskFullWhileFlushingTest {
         return switch (mode) {
             case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).periodicLagBlock(Duration.ofSeconds(30));
             case GROUP -> builder.groupWindow(Duration.ofMillis(1));
-            case BATCH -> builder;
+            case BATCH, ADAPTIVE -> builder;
         };
     }
 
     @ParameterizedTest
-    @EnumSource(value = SyncMode.class, names = {"BATCH", "GROUP"})
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "GROUP", "ADAPTIVE"})
     void appendersWaitWhileTheDiskIsFullAndAreAcknowledgedOnceSpaceIsFreed(SyncMode mode) throws Exception {
         SimulatedDisk disk = new SimulatedDisk();
         Path directory = Files.createDirectories(dir.resolve("live"));
