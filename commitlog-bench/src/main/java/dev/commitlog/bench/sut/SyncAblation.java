@@ -9,7 +9,7 @@ import java.util.StringJoiner;
 
 /**
  * The ablation columns ({@code --ablation}): the commit log with one of the sync mechanisms of
- * issue 5 switched off, to show what each one adds. The engine reads these switches from system
+ * issue 5 switched off (or, for cascaded wake-ups, on), to show what each one adds. The engine reads these switches from system
  * properties once, when a log opens ({@code dev.commitlog.sync.SyncTuning}), so a column sets them
  * just before {@code CommitLog.open} and restores them just after: the cells run one at a time,
  * and every other log in the JVM keeps the engine's defaults.
@@ -17,8 +17,8 @@ import java.util.StringJoiner;
 public enum SyncAblation {
     /** The engine before issue 5: every flush on the sync thread, which unparks every waiter itself. */
     BATCH_CLASSIC("batch-classic", SyncMode.BATCH, Map.of(Switch.INLINE_FLUSH, false, Switch.CASCADE_WAKEUPS, false)),
-    /** Batch with inline flushes, but the flushing thread wakes every covered waiter itself. */
-    BATCH_NOCASCADE("batch-nocascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, false)),
+    /** Batch with cascaded wake-ups (off by default): the flusher wakes two, each woken waiter two more. */
+    BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
     /** Adaptive without waiting for the appenders the previous flush released. */
     ADAPTIVE_NOGATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false));
 

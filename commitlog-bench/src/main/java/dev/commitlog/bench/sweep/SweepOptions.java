@@ -40,7 +40,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + "), or none",
             "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 1,2,10)",
             "  --ablation              add columns with one sync mechanism switched off: batch-classic,",
-            "                          batch-nocascade, adaptive-nogather (tables only, not targets)",
+            "                          batch-cascade, adaptive-nogather (tables only, not targets)",
             "  --async-submitters LIST appendAsync section: submitting threads per row (default 1,4), or none",
             "  --async-in-flight N     appends each submitting thread keeps outstanding (default 4096)",
             "  --async-modes LIST      sync modes of the async section (default batch,adaptive; not periodic)",

@@ -26,7 +26,7 @@ class SyncAblationTest {
     @Test
     void eachVariantSetsOnlyItsSwitchesDuringOpen() throws IOException {
         assertEquals(Map.of(INLINE, "false", CASCADE, "false"), seenDuringOpen(SyncAblation.BATCH_CLASSIC));
-        assertEquals(Map.of(CASCADE, "false"), seenDuringOpen(SyncAblation.BATCH_NOCASCADE));
+        assertEquals(Map.of(CASCADE, "true"), seenDuringOpen(SyncAblation.BATCH_CASCADE));
         assertEquals(Map.of(GATHER, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_NOGATHER));
         assertNull(System.getProperty(INLINE));
         assertNull(System.getProperty(CASCADE));
@@ -47,7 +47,7 @@ class SyncAblationTest {
     void labelsAndModes() {
         assertEquals("batch-classic", new CommitLogContender(SyncAblation.BATCH_CLASSIC).label());
         assertEquals("adaptive-nogather", new CommitLogContender(SyncAblation.ADAPTIVE_NOGATHER).label());
-        assertEquals(true, new CommitLogContender(SyncAblation.BATCH_NOCASCADE).ablation());
+        assertEquals(true, new CommitLogContender(SyncAblation.BATCH_CASCADE).ablation());
         assertEquals("dev.commitlog.sync.inlineFlush=false dev.commitlog.sync.cascadeWakeups=false",
                 SyncAblation.BATCH_CLASSIC.properties());
     }
