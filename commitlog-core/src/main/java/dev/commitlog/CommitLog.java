@@ -145,7 +145,7 @@ public final class CommitLog implements AutoCloseable {
      * is as durable as {@code ack} asks, whatever the sync mode; returns the record's position.
      */
     public long append(byte[] bytes, int offset, int length, Ack ack) {
-        AppendContext context = writeRecord(bytes, offset, length);
+        AppendContext context = writeRecord(bytes, offset, length, null);
         return afterPublish(context.slot, context, ack);
     }
 
@@ -169,25 +169,10 @@ public final class CommitLog implements AutoCloseable {
     }
 
     private long appendAsyncTo(byte[] bytes, int offset, int length, Object completion) {
-        Objects.checkFromIndexSize(offset, length, bytes.length);
-        checkAppendable(length);
-        AppendContext context = contexts.get();
-        context.metrics.appendStarted();
-        if (context.submitter == null) {
-            context.submitter = completions().register();
-        }
-        context.submitter.awaitSpace(); // before claiming: see Submitter.awaitSpace
-        claimSpace(length, context.slot, context.checksum);
-        AppendSlot slot = context.slot;
-        Segment segment = slot.segment();
-        segment.write(slot.offset(), bytes, offset, length);
-        int frameLength = frameLength(length);
-        int crc = context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value();
-        context.submitter.add(slot.position(), slot.endPosition(), completion); // before publishing
-        segment.publish(slot.offset(), frameLength, crc);
-        sync.requestSync(slot.endPosition());
+        AppendContext context = writeRecord(bytes, offset, length, completion);
+        sync.requestSync(context.slot.endPosition());
         context.metrics.appendCompleted(); // the call completed; its durability is the callback's
-        return slot.position();
+        return context.slot.position();
     }
 
     private AsyncCompletions completions() {
@@ -204,21 +189,30 @@ public final class CommitLog implements AutoCloseable {
         return made;
     }
 
-    private AppendContext writeRecord(byte[] bytes, int offset, int length) {
+    /**
+     * Claims, copies, checksums and publishes one record. With a {@code completion} (an
+     * AppendCallback or a CompletableFuture) the record is also registered for an asynchronous
+     * completion, before it is published (see AsyncCompletions).
+     */
+    private AppendContext writeRecord(byte[] bytes, int offset, int length, Object completion) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
-        AppendContext context = beginAppend(length);
+        AppendContext context = beginAppend(length, completion);
         AppendSlot slot = context.slot;
         Segment segment = slot.segment();
         segment.write(slot.offset(), bytes, offset, length);
         int frameLength = frameLength(length);
-        segment.publish(slot.offset(), frameLength, context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value());
+        int crc = context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value();
+        if (completion != null) {
+            context.submitter.add(slot.position(), slot.endPosition(), completion);
+        }
+        segment.publish(slot.offset(), frameLength, crc);
         return context;
     }
 
     /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
     public long append(ByteBuffer record) {
         int length = record.remaining();
-        AppendContext context = beginAppend(length);
+        AppendContext context = beginAppend(length, null);
         AppendSlot slot = context.slot;
         Segment segment = slot.segment();
         segment.write(slot.offset(), record);
@@ -244,10 +238,16 @@ public final class CommitLog implements AutoCloseable {
         return claim.begin(this, length);
     }
 
-    private AppendContext beginAppend(int length) {
+    private AppendContext beginAppend(int length, Object completion) {
         checkAppendable(length);
         AppendContext context = contexts.get();
         context.metrics.appendStarted();
+        if (completion != null) {
+            if (context.submitter == null) {
+                context.submitter = completions().register();
+            }
+            context.submitter.awaitSpace(); // before claiming: see Submitter.awaitSpace
+        }
         claimSpace(length, context.slot, context.checksum);
         return context;
     }
