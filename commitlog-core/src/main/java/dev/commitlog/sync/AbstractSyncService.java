@@ -291,8 +291,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
 
     @Override
     public void requestSync(long position) {
-        checkNotFailed();
-        requestFlushUpTo(position);
+        requestFlushUpTo(position); // after a failure nothing flushes: the request is simply never served
     }
 
     @Override

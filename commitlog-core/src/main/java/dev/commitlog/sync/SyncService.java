@@ -32,7 +32,11 @@ public interface SyncService extends AutoCloseable {
      */
     void syncUpTo(long position, Waiter waiter);
 
-    /** Asks for a flush covering {@code position} soon, without waiting for it. */
+    /**
+     * Asks for a flush covering {@code position} soon, without waiting for it. Throws nothing: the
+     * caller's record is already published, and a failure reaches it through its completion (an
+     * asynchronous append) or is what it accepted by not waiting ({@code Ack.WRITTEN}).
+     */
     void requestSync(long position);
 
     /**

@@ -16,11 +16,13 @@ package dev.commitlog.sync;
  *       appenders the previous flush released (it is then Batch with inline flushes).</li>
  * </ul>
  */
-record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather) {
+public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather) {
+    public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
+    public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
+    public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
 
     static SyncTuning fromSystemProperties() {
-        return new SyncTuning(enabled("dev.commitlog.sync.inlineFlush", true),
-                enabled("dev.commitlog.sync.cascadeWakeups", false), enabled("dev.commitlog.sync.adaptiveGather", true));
+        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true));
     }
 
     private static boolean enabled(String property, boolean byDefault) {

@@ -1,6 +1,7 @@
 package dev.commitlog.bench.sut;
 
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.sync.SyncTuning;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Locale;
@@ -10,7 +11,7 @@ import java.util.StringJoiner;
 /**
  * The ablation columns ({@code --ablation}): the commit log with one of the sync mechanisms of
  * issue 5 switched off (or, for cascaded wake-ups, on), to show what each one adds. The engine reads these switches from system
- * properties once, when a log opens ({@code dev.commitlog.sync.SyncTuning}), so a column sets them
+ * properties once, when a log opens ({@link SyncTuning}), so a column sets them
  * just before {@code CommitLog.open} and restores them just after: the cells run one at a time,
  * and every other log in the JVM keeps the engine's defaults.
  */
@@ -22,11 +23,11 @@ public enum SyncAblation {
     /** Adaptive without waiting for the appenders the previous flush released. */
     ADAPTIVE_NOGATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false));
 
-    /** The engine's switch names (package-private in commitlog-core, hence repeated here). */
+    /** The engine's switches, by the property names {@link SyncTuning} reads. */
     enum Switch {
-        INLINE_FLUSH("dev.commitlog.sync.inlineFlush"),
-        CASCADE_WAKEUPS("dev.commitlog.sync.cascadeWakeups"),
-        ADAPTIVE_GATHER("dev.commitlog.sync.adaptiveGather");
+        INLINE_FLUSH(SyncTuning.INLINE_FLUSH),
+        CASCADE_WAKEUPS(SyncTuning.CASCADE_WAKEUPS),
+        ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER);
 
         final String property;
 
