@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 import net.openhft.chronicle.core.io.IOTools;
 
@@ -20,23 +21,33 @@ import net.openhft.chronicle.core.io.IOTools;
  * 430 us against 140-170 us), and that cost is paid on every flush. A side benefit: a record that
  * was never flushed never reaches the file, so readers of the file see flushed data only.
  *
- * <p>Assumptions: one thread flushes at a time (the sync thread or recovery), as
- * {@link SegmentFile} requires; the channel is used by nothing else, so no interrupt can close it.
+ * <p>Flush lanes: concurrent flushes ({@link SegmentFile#flushHeaderAndRange(int, int, int, int)})
+ * each use their own lane: a view of the mapping for their positional writes and a file descriptor
+ * of their own for {@code fdatasync}. The descriptor matters for correctness, not speed: Linux
+ * (4.13+, {@code errseq_t}) reports a writeback error once to every open file description, so a
+ * sync on its own descriptor sees any error that could have hit its pages, instead of a concurrent
+ * sync on a shared descriptor consuming it and leaving this one to report success (fsyncgate).
+ * Lane 0 is the file's own channel; other lanes open theirs at their first flush.
+ *
+ * <p>Assumptions: each lane is used by one thread at a time; the channels are used by nothing
+ * else and are uninterruptible, so no interrupt can close them.
  */
 final class MappedSegmentFile implements SegmentFile {
     private final Path path;
     private final MappedByteBuffer buffer;
     /** Open for writable files (flushes go through it); null for read-only ones. */
     private final FileChannel channel;
-    /** A view of {@link #buffer} for positional writes; the flushing thread's alone. */
-    private final ByteBuffer flushView;
+    /** Per lane: a view of {@link #buffer} for positional writes, and the channel it syncs through. */
+    private final ByteBuffer[] laneViews = new ByteBuffer[MAX_FLUSH_LANES];
+    private final FileChannel[] laneChannels = new FileChannel[MAX_FLUSH_LANES];
     private volatile boolean closed;
 
     MappedSegmentFile(Path path, MappedByteBuffer buffer, FileChannel channel) {
         this.path = path;
         this.buffer = buffer;
         this.channel = channel;
-        this.flushView = buffer.duplicate();
+        this.laneViews[0] = buffer.duplicate();
+        this.laneChannels[0] = channel;
     }
 
     @Override
@@ -57,27 +68,47 @@ final class MappedSegmentFile implements SegmentFile {
     @Override
     public void flush(int from, int to) throws IOException {
         checkWritable();
-        write(from, to);
+        write(0, from, to);
         channel.force(false);
     }
 
     @Override
     public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
+        flushHeaderAndRange(headerLength, from, to, 0);
+    }
+
+    @Override
+    public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
         checkWritable();
-        write(0, Math.min(headerLength, from));
-        write(from, to);
-        channel.force(false); // fdatasync: one device flush for header and range
+        FileChannel laneChannel = laneChannel(lane);
+        write(lane, 0, Math.min(headerLength, from));
+        write(lane, from, to);
+        laneChannel.force(false); // fdatasync: one device flush for header and range
+    }
+
+    private FileChannel laneChannel(int lane) throws IOException {
+        FileChannel laneChannel = laneChannels[lane]; // IndexOutOfBounds past MAX_FLUSH_LANES: a caller bug
+        if (laneChannel == null) {
+            laneChannel = FileChannel.open(path, StandardOpenOption.WRITE);
+            UninterruptibleChannels.make(laneChannel);
+            laneViews[lane] = buffer.duplicate();
+            laneChannels[lane] = laneChannel;
+        }
+        return laneChannel;
     }
 
     /**
-     * pwrite of [from, to) of the mapping to the same offsets of the file. A full device is
-     * reported as {@link NoSpaceLeftException}: this step syncs nothing, so the flush may be retried.
+     * pwrite of [from, to) of the mapping to the same offsets of the file, through the lane's
+     * view. A full device is reported as {@link NoSpaceLeftException}: this step syncs nothing,
+     * so the flush may be retried.
      */
-    private void write(int from, int to) throws IOException {
-        flushView.limit(to).position(from);
+    private void write(int lane, int from, int to) throws IOException {
+        ByteBuffer view = laneViews[lane];
+        FileChannel laneChannel = laneChannels[lane];
+        view.limit(to).position(from);
         try {
-            while (flushView.hasRemaining()) {
-                channel.write(flushView, flushView.position());
+            while (view.hasRemaining()) {
+                laneChannel.write(view, view.position());
             }
         } catch (IOException e) {
             throw NoSpaceLeftException.isNoSpace(e) ? new NoSpaceLeftException(path, e) : e;
@@ -98,11 +129,13 @@ final class MappedSegmentFile implements SegmentFile {
         if (!closed) {
             closed = true;
             IOTools.clean(buffer);
-            if (channel != null) {
-                try {
-                    channel.close();
-                } catch (IOException ignored) {
-                    // Every flush that mattered has returned already; nothing is lost by this close.
+            for (FileChannel laneChannel : laneChannels) {
+                if (laneChannel != null) {
+                    try {
+                        laneChannel.close();
+                    } catch (IOException ignored) {
+                        // Every flush that mattered has returned already; nothing is lost by this close.
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@ import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
 import static dev.commitlog.record.RecordDescriptor.alignedLength;
 
 import com.lmax.disruptor.Sequence;
+import dev.commitlog.io.SegmentFile;
 import dev.commitlog.metrics.MetricsRecorder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -12,35 +13,61 @@ import java.util.function.Consumer;
 
 /**
  * Finds how far the log is published and makes it durable, segment by segment, in order; owns the
- * durable position.
+ * durable position. Flushes can be pipelined: up to {@code depth} of them (a ring of
+ * {@link FlushTicket}s) write and sync disjoint ranges at the same time, and the durable position
+ * moves over them in claim order.
  *
- * <p>Assumptions and guarantees: only the holder of the sync service's flush role (the sync thread,
- * or an appender flushing inline) calls {@link #flushOnce}, {@link #hasUnflushedData} and
- * {@link #publishedRecords}; any thread may read {@link #durablePosition()}. Frames are examined
- * in position order and the scan stops at the first one whose length is still 0, so the durable
- * position only ever covers a contiguous prefix of published frames: an appender is never told
- * its record is durable while an earlier record could still be lost. A segment is left only after
- * its end marker has been flushed, so a later segment's data never becomes durable before an
- * earlier segment's. The durable position is published with a volatile store after the flush
- * returns, never before, and never moves after a failed flush.
+ * <p>Assumptions and guarantees:
+ * <ul>
+ *   <li>Only the holder of the sync service's flush role calls {@link #claimFlush},
+ *       {@link #publishCompleted}, {@link #hasUnflushedData} and {@link #publishedRecords}; the
+ *       thread that claimed a ticket alone calls {@link #performFlush} and then {@link #completed}
+ *       or {@link #abandoned} on it, without the role; any thread may read the durable position.</li>
+ *   <li>Frames are claimed in position order and the scan stops at the first one whose length is
+ *       still 0, so every flush covers a contiguous range just past the previous one's.</li>
+ *   <li>The durable position moves only when the oldest unpublished flush is done, to that flush's
+ *       end, with a volatile store after its sync returned: an appender is never told its record
+ *       is durable while an earlier record could still be lost, even when a later flush's sync
+ *       returns first. After a failed flush nothing later is published (the caller stops).</li>
+ *   <li>A segment is left only after every flush of it is published, its end marker included, so
+ *       a later segment's data never becomes durable before an earlier segment's and recovery
+ *       sees at most one torn tail. Within a segment a later range may reach the device before an
+ *       earlier one: recovery ends the log at the first bad frame past the durable mark, and the
+ *       mark never passes the published durable position.</li>
+ *   <li>Only one flush at a time rewrites the header's durable mark (a lower bound, so skipping a
+ *       rewrite while one is in flight is always safe); the others leave the header alone.</li>
+ * </ul>
  */
 public final class SegmentSyncer {
+    /** Ring size: the deepest pipeline a sync service may ask for. */
+    public static final int MAX_PIPELINE_DEPTH = SegmentFile.MAX_FLUSH_LANES;
+
     private final Sequence durable;
     private final MetricsRecorder metrics;
     private final Consumer<Segment> onSegmentDurable;
-    private Segment syncing;
+    /** Volatile for readers outside the role (retention asks which segment is being synced). */
+    private volatile Segment syncing;
     /** The next frame to examine in {@link #syncing}. */
     private long scanOffset;
-    /** {@link #syncing} is durable up to here. */
-    private long syncedOffset;
+    /** Flushes of {@link #syncing} have been claimed up to here. */
+    private long claimedOffset;
     /** The end marker of {@link #syncing} has been seen. */
     private boolean endSeen;
-    private int recordsSinceFlush;
+    /** Records scanned but not yet in a claimed flush. */
+    private int recordsSinceClaim;
     private int lastFlushRecords;
+    private long lastFlushNanos;
+    /** A claimed, unpublished flush rewrites the header: no other may touch it until it is published. */
+    private boolean headerInFlight;
+    private final FlushTicket[] tickets = new FlushTicket[MAX_PIPELINE_DEPTH];
+    /** Flushes claimed and published so far; the ones in between are in flight (or done, unpublished). */
+    private volatile long claimed;
+    private volatile long published;
+    /** The log position flushes are claimed up to; read by appenders deciding whether to ask for a flush. */
+    private volatile long claimedPosition;
     /** Reused for the durable mark's checksum, so that a flush (run by an appender, inline) allocates nothing. */
     private final ByteBuffer markScratch = ByteBuffer.allocate(16);
     private final CRC32C markCrc = new CRC32C();
-    private long lastFlushNanos;
 
     /**
      * @param first            the segment appends go to first
@@ -50,10 +77,14 @@ public final class SegmentSyncer {
     public SegmentSyncer(Segment first, long firstFreeOffset, MetricsRecorder metrics, Consumer<Segment> onSegmentDurable) {
         this.syncing = first;
         this.scanOffset = firstFreeOffset;
-        this.syncedOffset = firstFreeOffset;
+        this.claimedOffset = firstFreeOffset;
         this.durable = new Sequence(first.basePosition() + firstFreeOffset);
+        this.claimedPosition = first.basePosition() + firstFreeOffset;
         this.metrics = metrics;
         this.onSegmentDurable = onSegmentDurable;
+        for (int i = 0; i < tickets.length; i++) {
+            tickets[i] = new FlushTicket();
+        }
     }
 
     /** Everything below this log position is durable. */
@@ -66,51 +97,159 @@ public final class SegmentSyncer {
         return durable;
     }
 
-    /** Whether a flush now would make anything new durable. Sync thread only. */
+    /**
+     * Flushes are claimed (running or done) up to this log position: a record below it will be
+     * durable without anyone asking for another flush, unless a flush fails. Any thread.
+     */
+    public long claimedPosition() {
+        return claimedPosition;
+    }
+
+    /** Flushes claimed and not yet published (running, done, or failed). */
+    public int outstanding() {
+        long p = published;
+        return (int) (claimed - p);
+    }
+
+    /** Whether a flush now would make anything new durable, or one is still in flight. Role holder only. */
     public boolean hasUnflushedData() {
-        if (syncedOffset < (endSeen ? syncing.size() : scanOffset)) {
-            return true; // scanned but not flushed yet (or a flush of it failed for want of space)
+        if (claimed != published || claimedOffset < (endSeen ? syncing.size() : scanOffset)) {
+            return true;
         }
         return endSeen ? syncing.next() != null : syncing.lengthWordAt(scanOffset) != 0;
     }
 
     /**
-     * Scans newly published frames and flushes them; crosses into following segments when the
-     * current one is complete. Returns whether the durable position moved.
+     * Claims the next flush: everything published past the last claimed flush, up to the end of
+     * its segment. Returns null when there is nothing new, when {@code depth} flushes are already
+     * outstanding, or when the segment is claimed to its end and its flushes are not all published
+     * yet. Role holder only; the caller must run the ticket ({@link #performFlush}) and then
+     * report it ({@link #completed} or {@link #abandoned}).
      *
-     * @throws IOException if a flush failed; the durable position has not moved past what earlier
-     *                     flushes covered, and the caller must stop flushing (see SegmentFile),
-     *                     unless it is a {@link dev.commitlog.io.NoSpaceLeftException}: then
-     *                     calling this again retries the same flush
+     * @param depth how many flushes may be outstanding at once, 1 to {@link #MAX_PIPELINE_DEPTH}
      */
-    public boolean flushOnce() throws IOException {
-        boolean moved = false;
-        for (;;) {
-            // Leave a segment only once it is flushed to its end: a flush of its end marker that
-            // ran out of space is retried here, never skipped for the next segment's; and
-            // publishedRecords (Adaptive's gather) may have seen the end marker before any flush.
-            if (endSeen && syncedOffset == syncing.size()) {
-                Segment next = syncing.next();
-                if (next == null) {
-                    return moved; // the writer is still rolling over; its next segment comes later
-                }
-                Segment done = syncing;
-                syncing = next;
-                scanOffset = SegmentDescriptor.HEADER_LENGTH;
-                syncedOffset = SegmentDescriptor.HEADER_LENGTH;
-                endSeen = false;
-                onSegmentDurable.accept(done);
+    public FlushTicket claimFlush(int depth) {
+        long sequence = claimed;
+        if (sequence - published >= depth) {
+            return null;
+        }
+        if (endSeen && claimedOffset == syncing.size()) {
+            Segment next = syncing.next();
+            if (sequence != published || next == null) {
+                return null; // its flushes are still running, or the writer is still rolling over
             }
-            scan();
-            long flushTo = endSeen ? syncing.size() : scanOffset;
-            if (flushTo > syncedOffset) {
-                flush(flushTo);
-                moved = true;
-            }
-            if (!endSeen) {
-                return moved;
+            Segment done = syncing;
+            syncing = next;
+            scanOffset = SegmentDescriptor.HEADER_LENGTH;
+            claimedOffset = SegmentDescriptor.HEADER_LENGTH;
+            endSeen = false;
+            onSegmentDurable.accept(done);
+        }
+        scan();
+        long flushTo = endSeen ? syncing.size() : scanOffset;
+        if (flushTo <= claimedOffset) {
+            return null;
+        }
+        FlushTicket ticket = tickets[(int) (sequence % tickets.length)];
+        ticket.sequence = sequence;
+        ticket.lane = (int) (sequence % depth); // the outstanding tickets are consecutive, so their lanes differ
+        ticket.segment = syncing;
+        ticket.from = (int) claimedOffset;
+        ticket.to = (int) flushTo;
+        ticket.records = recordsSinceClaim;
+        ticket.headerLength = 0;
+        long durableNow = durable.get();
+        if (!headerInFlight && durableNow > 0) {
+            syncing.writeDurableMark(durableNow, SegmentHeader.durableMarkCrc(syncing.id(), durableNow, markScratch, markCrc));
+            ticket.headerLength = SegmentDescriptor.HEADER_LENGTH;
+            headerInFlight = true;
+        }
+        recordsSinceClaim = 0;
+        claimedOffset = flushTo;
+        claimedPosition = syncing.basePosition() + flushTo;
+        ticket.state = FlushTicket.RUNNING;
+        claimed = sequence + 1;
+        return ticket;
+    }
+
+    /**
+     * Writes and syncs the ticket's range (and header). Its owner only, without the flush role, so
+     * that flushes on different lanes overlap on the device.
+     *
+     * @throws IOException if the flush failed; the caller must report the ticket
+     *                     {@link #abandoned} and stop flushing (see SegmentFile), unless it is a
+     *                     {@link dev.commitlog.io.NoSpaceLeftException}: then calling this again
+     *                     retries the same flush
+     */
+    public void performFlush(FlushTicket ticket) throws IOException {
+        long started = System.nanoTime();
+        ticket.segment.file().flushHeaderAndRange(ticket.headerLength, ticket.from, ticket.to, ticket.lane);
+        ticket.elapsedNanos = System.nanoTime() - started;
+    }
+
+    /** The ticket's flush returned: it may be published once every earlier one is. Its owner only. */
+    public void completed(FlushTicket ticket) {
+        ticket.state = FlushTicket.DONE; // volatile store: the owner's writes before the publisher's reads
+    }
+
+    /** The ticket's flush failed: it is never published. Its owner only. */
+    public void abandoned(FlushTicket ticket) {
+        ticket.state = FlushTicket.FAILED;
+    }
+
+    /** Whether the oldest unpublished flush is done, so a role holder would publish it. Any thread. */
+    public boolean hasCompletedUnpublished() {
+        long next = published;
+        if (next == claimed) {
+            return false;
+        }
+        FlushTicket ticket = tickets[(int) (next % tickets.length)];
+        return ticket.state == FlushTicket.DONE && ticket.sequence == next;
+    }
+
+    /** Whether some claimed flush is still writing or syncing. Any thread. */
+    public boolean flushRunning() {
+        for (FlushTicket ticket : tickets) {
+            if (ticket.state == FlushTicket.RUNNING) {
+                return true;
             }
         }
+        return false;
+    }
+
+    /** Whether a claimed flush failed: nothing at or after it will ever be published. Any thread. */
+    public boolean flushAbandoned() {
+        for (FlushTicket ticket : tickets) {
+            if (ticket.state == FlushTicket.FAILED) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Publishes done flushes in claim order, stopping at the first that is not done; returns
+     * whether the durable position moved. Role holder only.
+     */
+    public boolean publishCompleted() {
+        boolean moved = false;
+        for (long next = published; next != claimed; next++) {
+            FlushTicket ticket = tickets[(int) (next % tickets.length)];
+            if (ticket.state != FlushTicket.DONE) {
+                break;
+            }
+            metrics.flushCompleted(ticket.records, ticket.to - ticket.from, ticket.elapsedNanos);
+            lastFlushRecords = ticket.records;
+            lastFlushNanos = ticket.elapsedNanos;
+            if (ticket.headerLength > 0) {
+                headerInFlight = false;
+            }
+            durable.setVolatile(ticket.segment.basePosition() + ticket.to); // volatile store: publishes durability before waiters are drained
+            ticket.state = FlushTicket.FREE;
+            published = next + 1;
+            moved = true;
+        }
+        return moved;
     }
 
     private void scan() {
@@ -131,42 +270,26 @@ public final class SegmentSyncer {
                 scanOffset += -length; // an aborted claim: its length word is minus its aligned size
             }
         }
-        recordsSinceFlush += records;
-    }
-
-    private void flush(long flushTo) throws IOException {
-        long durableBefore = durable.get();
-        if (durableBefore > 0) {
-            syncing.writeDurableMark(durableBefore, SegmentHeader.durableMarkCrc(syncing.id(), durableBefore, markScratch, markCrc));
-        }
-        long started = System.nanoTime();
-        syncing.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, (int) syncedOffset, (int) flushTo);
-        long elapsed = System.nanoTime() - started;
-        metrics.flushCompleted(recordsSinceFlush, flushTo - syncedOffset, elapsed);
-        lastFlushRecords = recordsSinceFlush;
-        lastFlushNanos = elapsed;
-        recordsSinceFlush = 0;
-        syncedOffset = flushTo;
-        durable.setVolatile(syncing.basePosition() + flushTo); // volatile store: publishes durability before waiters are drained
+        recordsSinceClaim += records;
     }
 
     /**
-     * Records published in a contiguous prefix since the last flush, scanning what is new. Counts
-     * only the segment being flushed: enough for deciding whether to wait for more.
+     * Records published in a contiguous prefix since the last claimed flush, scanning what is new.
+     * Counts only the segment being flushed: enough for deciding whether to wait for more.
      */
     public int publishedRecords() {
         if (!endSeen) {
             scan();
         }
-        return recordsSinceFlush;
+        return recordsSinceClaim;
     }
 
-    /** Records the last flush made durable. */
+    /** Records the last published flush made durable. */
     public int lastFlushRecords() {
         return lastFlushRecords;
     }
 
-    /** How long the last flush's write and fdatasync took. */
+    /** How long the last published flush's write and fdatasync took. */
     public long lastFlushNanos() {
         return lastFlushNanos;
     }

@@ -3,6 +3,7 @@ package dev.commitlog.sync;
 import dev.commitlog.CommitLogException;
 import dev.commitlog.CommitLogFailedException;
 import dev.commitlog.config.CommitFailurePolicy;
+import dev.commitlog.segment.FlushTicket;
 import dev.commitlog.segment.SegmentSyncer;
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
@@ -24,6 +25,12 @@ import org.slf4j.LoggerFactory;
  *       the waiters' pending list; the CAS and the releasing volatile store order one holder's work
  *       before the next's. Nobody blocks on the role: a thread that fails to take it either waits for
  *       the durable position (appenders) or parks until the holder releases it (the sync thread).</li>
+ *   <li>The role is held only to claim a flush and to publish finished ones, never across the
+ *       write and sync: up to {@code pipelineDepth} claimed flushes run at once, each in the thread
+ *       that claimed it (1 for Periodic, Batch and Group; more for Adaptive). A flush that finishes
+ *       while another thread holds the role is published by that holder: every release of the role
+ *       re-checks for a finished flush after a full fence, and the finisher marks its flush done
+ *       before it tries the role, so one of the two always publishes it (Dekker again).</li>
  *   <li>Appenders wake the sync thread through {@link #requestFlush()}; the handshake is
  *       Dekker-style (the appender's publish or request, a full fence, then the read of
  *       {@code parked}; the sync thread's volatile write of {@code parked}, then the re-read of its
@@ -54,12 +61,34 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     private volatile RuntimeException failure;
     /** Flushes, retrying a write that found the disk full; every other failure is fatal. */
     private final DiskFullRetry diskFull;
+    /** How many claimed flushes may write and sync at the same time. */
+    private final int pipelineDepth;
+
+    /** What {@link #tryFlush()} did. */
+    enum FlushAttempt {
+        /** This thread ran a flush (published now, or once the flushes before it finish). */
+        FLUSHED,
+        /** There was nothing to flush, and no flush is outstanding. */
+        NOTHING,
+        /** Another thread holds the role, or the pipeline is full: flushes are outstanding. */
+        BUSY
+    }
 
     AbstractSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning) {
+        this(syncer, failurePolicy, name, tuning, 1);
+    }
+
+    AbstractSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning,
+                        int pipelineDepth) {
+        if (pipelineDepth < 1 || pipelineDepth > SegmentSyncer.MAX_PIPELINE_DEPTH) {
+            throw new IllegalArgumentException("flush pipeline depth " + pipelineDepth + " is outside 1.."
+                    + SegmentSyncer.MAX_PIPELINE_DEPTH);
+        }
+        this.pipelineDepth = pipelineDepth;
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
         this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups());
-        this.diskFull = new DiskFullRetry(syncer, waiters, this::running);
+        this.diskFull = new DiskFullRetry(syncer, this::running);
         this.thread = new Thread(this, "commitlog-sync-" + name);
         this.thread.setDaemon(true);
     }
@@ -77,7 +106,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
                 if (!running || failure != null) {
                     break;
                 }
-                if (tryFlush()) {
+                if (tryFlush() != FlushAttempt.BUSY) {
                     afterFlush();
                 } else {
                     awaitRoleReleased();
@@ -103,51 +132,100 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     }
 
     /**
-     * Flushes what is published unless another thread holds the flush role; returns whether this
-     * thread held it. Nothing is flushed after a failure, nor by an appender once close began (the
-     * sync thread's last flushes then own the segments until the writer unmaps them).
+     * Claims and runs a flush of what is published, unless another thread holds the flush role or
+     * the pipeline is full. Nothing is flushed after a failure, nor by an appender once close began
+     * (the sync thread's last flushes then own the segments until the writer unmaps them).
      */
-    protected final boolean tryFlush() {
+    protected final FlushAttempt tryFlush() {
         if (!flushRole.compareAndSet(false, true)) {
-            return false;
+            return FlushAttempt.BUSY;
         }
+        FlushTicket ticket = null;
+        boolean outstanding = false;
         try {
-            if (running) {
-                flushHoldingRole();
+            if (running && failure == null) {
+                publishHoldingRole();
+                int inFlight = syncer.outstanding();
+                if (inFlight < pipelineDepth) {
+                    if (inFlight == 0) {
+                        beforeFlush(); // never while a flush runs: its publication waits for the role
+                    }
+                    ticket = syncer.claimFlush(pipelineDepth);
+                }
+                outstanding = ticket == null && syncer.outstanding() > 0;
+                if (ticket == null && !outstanding) {
+                    flushed(System.nanoTime()); // caught up: Periodic's lag counts from here
+                }
             }
+        } catch (RuntimeException | Error e) {
+            fail(e); // still holding the role: fail wakes the pending waiters
         } finally {
             releaseRole();
         }
-        return true;
+        if (ticket == null) {
+            return outstanding ? FlushAttempt.BUSY : FlushAttempt.NOTHING;
+        }
+        runClaimed(ticket);
+        return FlushAttempt.FLUSHED;
     }
 
-    private void flushHoldingRole() {
-        if (failure != null) {
+    /** Writes and syncs a claimed flush without the role, then publishes it or leaves it to the holder. */
+    private void runClaimed(FlushTicket ticket) {
+        try {
+            diskFull.perform(ticket);
+        } catch (IOException | RuntimeException | Error e) {
+            syncer.abandoned(ticket);
+            takeRole();
+            try {
+                fail(e);
+            } finally {
+                releaseRole();
+            }
             return;
         }
-        try {
-            beforeFlush();
-            if (diskFull.flushOnce()) {
-                waiters.wakeCovered(syncer.durablePosition());
+        syncer.completed(ticket); // volatile store, then the CAS: see the class comment
+        if (flushRole.compareAndSet(false, true)) {
+            try {
+                publishHoldingRole();
+            } finally {
+                releaseRole();
             }
-            flushed(System.nanoTime());
-        } catch (IOException | RuntimeException | Error e) {
-            fail(e); // still holding the role: fail wakes the pending waiters
         }
     }
 
+    /** Publishes finished flushes in order and wakes the waiters they cover. Role holder only. */
+    private void publishHoldingRole() {
+        if (failure == null && syncer.publishCompleted()) {
+            waiters.wakeCovered(syncer.durablePosition());
+            flushed(System.nanoTime());
+        }
+    }
+
+    /**
+     * Releases the role, first publishing any flush that finished while it was held: its thread
+     * marked it done and then failed to take the role, so it relies on the holder.
+     */
     private void releaseRole() {
-        flushRole.set(false);
-        VarHandle.fullFence(); // StoreLoad: the release before the reads of the sync thread's flags
+        for (;;) {
+            flushRole.set(false);
+            VarHandle.fullFence(); // StoreLoad: the release before the reads of done flushes and the sync thread's flags
+            if (failure != null || !syncer.hasCompletedUnpublished() || !flushRole.compareAndSet(false, true)) {
+                break; // nothing finished, or the thread that just took the role publishes it
+            }
+            publishHoldingRole();
+        }
         if (parkedForRole || (parked && flushRequested())) {
             LockSupport.unpark(thread);
         }
     }
 
-    /** Sync thread: parks until the inline flusher that holds the role releases it. */
+    /**
+     * Sync thread: parks until the role is released or an outstanding flush is published; every
+     * publication happens under the role, so its release is the wake-up.
+     */
     private void awaitRoleReleased() {
-        parkedForRole = true; // volatile write, then the re-read of the role
-        if (flushRole.get() && running) {
+        parkedForRole = true; // volatile write, then the re-reads of the role and the pipeline
+        if ((flushRole.get() || syncer.outstanding() > 0) && running && failure == null) {
             LockSupport.park(this);
         }
         parkedForRole = false;
@@ -190,7 +268,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         try {
             return syncer.hasUnflushedData();
         } finally {
-            flushRole.set(false); // only the sync thread calls this, so nobody is parked for the role
+            releaseRole(); // a flush may have finished meanwhile, relying on us to publish it
         }
     }
 
@@ -252,12 +330,15 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         }
         waiter.metrics.flushWaitStarted(); // flushing for our own record is waiting on commit too
         try {
-            if (tryFlush() && syncer.durablePosition() >= endPosition) {
+            tryFlush();
+            if (syncer.durablePosition() >= endPosition) {
                 return;
             }
-            // Someone else is flushing, or an earlier record was not published yet when we flushed.
-            requestFlushUpTo(endPosition);
-            wakeFromWindow(); // an explicit request does not wait out Group's window
+            if (syncer.claimedPosition() < endPosition) {
+                // Someone else is flushing, or an earlier record was not published yet when we flushed.
+                requestFlushUpTo(endPosition);
+                wakeFromWindow(); // an explicit request does not wait out Group's window
+            } // else a claimed flush covers it: it is published once the flushes before it finish
             waiters.await(endPosition, waiter);
         } finally {
             waiter.metrics.flushWaitEnded();
@@ -319,14 +400,33 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     private void drainOnClose() {
         // Appends that claimed space before close publish within microseconds; flush them too.
         long deadline = System.nanoTime() + CLOSE_DRAIN_NANOS;
-        takeRole(); // an inline flusher may still be finishing; after this none starts (running is false)
+        takeRole(); // after this no flush is claimed but ours (running is false)
         try {
+            awaitRunningFlushes(); // the writer unmaps segments after close: no write may still read them
             do {
-                flushHoldingRole();
-            } while (failure == null && syncer.hasUnflushedData() && System.nanoTime() < deadline);
+                publishHoldingRole();
+                FlushTicket ticket = failure == null ? syncer.claimFlush(1) : null;
+                if (ticket != null) {
+                    try {
+                        diskFull.perform(ticket);
+                        syncer.completed(ticket);
+                    } catch (IOException | RuntimeException | Error e) {
+                        syncer.abandoned(ticket);
+                        fail(e);
+                    }
+                }
+            } while (failure == null && !syncer.flushAbandoned() && syncer.hasUnflushedData() && System.nanoTime() < deadline);
+            publishHoldingRole(); // the last flush, if the deadline cut the loop short after it
             waiters.wakeAll();
         } finally {
             flushRole.set(false);
+        }
+    }
+
+    /** Waits for flushes claimed by other threads to finish writing and syncing. Role holder only. */
+    private void awaitRunningFlushes() {
+        while (syncer.flushRunning()) {
+            LockSupport.parkNanos(this, 10_000);
         }
     }
 

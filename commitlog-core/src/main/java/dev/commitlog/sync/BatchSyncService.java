@@ -17,7 +17,11 @@ public class BatchSyncService extends AbstractSyncService {
     }
 
     BatchSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning) {
-        super(syncer, failurePolicy, name, tuning);
+        this(syncer, failurePolicy, name, tuning, 1);
+    }
+
+    BatchSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncTuning tuning, int pipelineDepth) {
+        super(syncer, failurePolicy, name, tuning, pipelineDepth);
         this.inlineFlush = tuning.inlineFlush();
     }
 

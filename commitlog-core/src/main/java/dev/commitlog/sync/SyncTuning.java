@@ -12,17 +12,23 @@ package dev.commitlog.sync;
  *       itself. Off by default: measured here, it let the next flush start before most waiters were
  *       back, so flushes shrank (about 22 records at 256 threads instead of about 230) and
  *       throughput fell by up to a quarter at 128-256 threads.</li>
- *   <li>{@code dev.commitlog.sync.adaptiveGather=false}: Adaptive flushes without waiting for the
- *       appenders the previous flush released (it is then Batch with inline flushes).</li>
+ *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
+ *       a flush) for the appenders the previous flush released.</li>
+ *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive runs at once
+ *       (1 makes it Batch).</li>
  * </ul>
  */
-public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather) {
+public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
+    public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
+    /** Flushes Adaptive runs at once by default. */
+    public static final int DEFAULT_ADAPTIVE_PIPELINE = 2;
 
     static SyncTuning fromSystemProperties() {
-        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true));
+        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true),
+                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE));
     }
 
     private static boolean enabled(String property, boolean byDefault) {

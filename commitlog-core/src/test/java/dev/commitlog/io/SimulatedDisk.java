@@ -378,6 +378,20 @@ public final class SimulatedDisk implements StorageLayer {
 
         @Override
         public void flush(int from, int to) throws IOException {
+            flush(0, from, to);
+        }
+
+        /**
+         * A pipelined flush's lane: only the header (if asked) and its own range become durable,
+         * so a later lane's range can reach the device before an earlier one's, as on a real disk.
+         */
+        @Override
+        public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
+            flush(Math.min(headerLength, from), from, to);
+        }
+
+        /** Makes the pages of {@code [0, headerLength)} and {@code [from, to)} durable, in one event. */
+        private void flush(int headerLength, int from, int to) throws IOException {
             flushCalls.incrementAndGet();
             if (closed) {
                 throw new IOException(path + " is closed");
@@ -420,7 +434,9 @@ public final class SimulatedDisk implements StorageLayer {
             }
             int pageFrom = from / PAGE * PAGE;
             int pageTo = Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);
+            int headerTo = Math.min(pageFrom, (headerLength + PAGE - 1) / PAGE * PAGE);
             synchronized (lock) {
+                node.current.get(0, node.durable, 0, headerTo);
                 node.current.get(pageFrom, node.durable, pageFrom, pageTo - pageFrom);
                 event = new FlushEvent(++flushSequence, node.name, pageFrom, pageTo, false);
             }
