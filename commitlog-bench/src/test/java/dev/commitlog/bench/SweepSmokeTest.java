@@ -73,7 +73,7 @@ class SweepSmokeTest {
         assertEquals("commitlog/adaptive-async/1", rows.get(4)[0] + "/" + rows.get(4)[1] + "/" + rows.get(4)[2],
                 "the asynchronous rows come after the closed-loop ones");
         for (String[] r : rows) {
-            assertEquals(10, r.length, Arrays.toString(r));
+            assertEquals(13, r.length, Arrays.toString(r));
             assertTrue(Double.parseDouble(r[3]) > 0, "ops/s " + Arrays.toString(r));
             double p50 = Double.parseDouble(r[4]);
             double p99 = Double.parseDouble(r[5]);
@@ -83,6 +83,7 @@ class SweepSmokeTest {
             assertTrue(Double.parseDouble(r[8]) >= 1, "records/flush " + Arrays.toString(r));
             // bytes/s = ops/s x 100-byte records (ops/s is printed to 0.1, hence the tolerance)
             assertEquals(Double.parseDouble(r[3]) * 100, Double.parseDouble(r[9]), 100 * 0.05 + 1);
+            assertEquals(List.of("1", r[3], r[3]), List.of(r[10], r[11], r[12]), "one round: min = max = ops/s");
         }
         Map<String, String> eachRecordsPerFlush = rows.stream().filter(r -> r[0].equals("fsync-each"))
                 .collect(Collectors.toMap(r -> r[2], r -> r[8]));
