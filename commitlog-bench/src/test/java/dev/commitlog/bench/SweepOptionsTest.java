@@ -30,7 +30,22 @@ class SweepOptionsTest {
         assertEquals(List.of("rocksdb", "fsync-each", "chronicle-queue"), o.peers());
         assertEquals(CellTiming.DEFAULT, o.timing());
         assertEquals(100, o.recordBytes());
+        assertEquals(1, o.rounds(), "one round by default: the default sweep stays as short as it was");
         assertFalse(o.keep());
+    }
+
+    @Test
+    void roundsTakeOneToTwenty() throws UsageException {
+        assertEquals(3, SweepOptions.parse(List.of("--rounds", "3")).rounds());
+        assertEquals(1, SweepOptions.parse(List.of("--rounds=1")).rounds());
+        assertEquals(20, SweepOptions.parse(List.of("--rounds", "20", "--full")).rounds());
+        for (String bad : List.of("0", "21", "-1", "2.5", "three", "")) {
+            UsageException e = assertThrows(UsageException.class,
+                    () -> SweepOptions.parse(List.of("--rounds", bad)), bad);
+            assertEquals("--rounds: '" + bad + "' is not an integer in 1..20", e.getMessage());
+        }
+        UsageException missing = assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--rounds")));
+        assertEquals("--rounds needs a value", missing.getMessage());
     }
 
     @Test

@@ -61,6 +61,7 @@ class SweepSmokeTest {
         String stderr = run.err();
         assertEquals(0, run.exit(), stderr);
         assertTrue(stderr.contains("fdatasync probe: 200 x"), stderr);
+        assertTrue(run.out().contains("\n1 round per cell: every value is a single measurement"), run.out());
         assertEquals(5, stderr.lines().filter(l -> l.matches("\\[ ?\\d/5].*")).count(), "one progress line per cell:\n" + stderr);
 
         List<String> lines = Files.readAllLines(run.csv());
@@ -73,7 +74,7 @@ class SweepSmokeTest {
         assertEquals("commitlog/adaptive-async/1", rows.get(4)[0] + "/" + rows.get(4)[1] + "/" + rows.get(4)[2],
                 "the asynchronous rows come after the closed-loop ones");
         for (String[] r : rows) {
-            assertEquals(10, r.length, Arrays.toString(r));
+            assertEquals(13, r.length, Arrays.toString(r));
             assertTrue(Double.parseDouble(r[3]) > 0, "ops/s " + Arrays.toString(r));
             double p50 = Double.parseDouble(r[4]);
             double p99 = Double.parseDouble(r[5]);
@@ -83,6 +84,7 @@ class SweepSmokeTest {
             assertTrue(Double.parseDouble(r[8]) >= 1, "records/flush " + Arrays.toString(r));
             // bytes/s = ops/s x 100-byte records (ops/s is printed to 0.1, hence the tolerance)
             assertEquals(Double.parseDouble(r[3]) * 100, Double.parseDouble(r[9]), 100 * 0.05 + 1);
+            assertEquals(List.of("1", r[3], r[3]), List.of(r[10], r[11], r[12]), "one round: min = max = ops/s");
         }
         Map<String, String> eachRecordsPerFlush = rows.stream().filter(r -> r[0].equals("fsync-each"))
                 .collect(Collectors.toMap(r -> r[2], r -> r[8]));
@@ -103,6 +105,50 @@ class SweepSmokeTest {
 
         try (var left = Files.list(tmp.resolve("cells"))) {
             assertEquals(List.of(), left.toList(), "cell directories are deleted without --keep");
+        }
+    }
+
+    @Test
+    void roundsInterleaveEachRowAndReportMedians() throws Exception {
+        Run run = sweep("rounds", "--threads", "1", "--modes", "batch,adaptive", "--peers", "none",
+                "--async-submitters", "1", "--async-modes", "batch", "--async-in-flight", "64",
+                "--seconds", "0.1", "--warmup-seconds", "0.05", "--rounds", "3", "--keep");
+
+        assertEquals(0, run.exit(), run.err());
+        List<String> order = run.err().lines().filter(l -> l.startsWith("[")).map(l -> {
+            String[] words = l.split("\\s+");   // "[", "1/3", "r2/3]", "1", "threads", "batch", ...
+            return words[1] + " " + words[2] + " " + words[5];
+        }).toList();
+        assertEquals(List.of("1/3 r1/3] batch", "2/3 r1/3] adaptive",
+                "2/3 r2/3] adaptive", "1/3 r2/3] batch",
+                "1/3 r3/3] batch", "2/3 r3/3] adaptive",
+                "3/3 r1/3] batch-async", "3/3 r2/3] batch-async", "3/3 r3/3] batch-async"), order,
+                "each round runs the whole row, starting one column later:\n" + run.err());
+
+        List<String[]> rows = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)).toList();
+        assertEquals(List.of("batch", "adaptive", "batch-async"), rows.stream().map(r -> r[1]).toList(),
+                "one row per cell, not per round");
+        for (String[] r : rows) {
+            double ops = Double.parseDouble(r[3]);
+            assertEquals("3", r[10], Arrays.toString(r));
+            assertTrue(Double.parseDouble(r[11]) <= ops && ops <= Double.parseDouble(r[12]),
+                    "ops_min <= median <= ops_max: " + Arrays.toString(r));
+        }
+
+        String md = Files.readString(run.markdown());
+        assertTrue(md.contains(" x 3 rounds = 9 cell runs, each 0.1 s warmup"), md);
+        assertTrue(md.contains("\n3 rounds per cell, interleaved (a row runs all its columns once per round, each round "
+                + "starting one column later): every value is the MEDIAN of the 3 rounds (ops/s their median; latencies "
+                + "and flush figures those of the median-throughput round)  \n"), md);
+        assertTrue(md.contains("### Spread across the 3 rounds"), md);
+        assertTrue(Pattern.compile("\\| Adaptive at 1 thread / Batch at 1 thread \\| [0-9.]+ \\([0-9,]+ / [0-9,]+ ops/s\\) "
+                + "\\[[0-9.]+-[0-9.]+] \\|").matcher(md).find(), md);
+
+        try (var kept = Files.list(tmp.resolve("cells"))) {
+            List<String> dirs = kept.map(p -> p.getFileName().toString()).sorted().toList();
+            assertEquals(List.of("001-batch-1t-r1", "002-adaptive-1t-r1", "003-adaptive-1t-r2", "004-batch-1t-r2",
+                    "005-batch-1t-r3", "006-adaptive-1t-r3", "007-batch-async-1s-r1", "008-batch-async-1s-r2",
+                    "009-batch-async-1s-r3"), dirs, "a fresh directory for every round of every cell");
         }
     }
 

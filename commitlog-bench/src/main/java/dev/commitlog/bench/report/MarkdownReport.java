@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -13,6 +14,8 @@ import java.util.function.Function;
  * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
  * and peers; ops/s), then ratios of each commit-log mode to each peer it is compared with, the
  * brief's targets as measured, latency and flush tables, the asynchronous section, and the CSV.
+ * With several rounds every figure is a cell's median round (see {@code CellResult}), and a table
+ * of how far each cell's rounds lay from its median follows the throughput table.
  */
 public final class MarkdownReport {
 
@@ -34,6 +37,11 @@ public final class MarkdownReport {
                 out.append("\nAblation columns (one mechanism switched off; not in the ratios or targets): ")
                         .append(String.join(", ", ablations)).append(".\n");
             }
+            if (r.rounds() > 1) {
+                out.append("\n### Spread across the ").append(r.rounds())
+                        .append(" rounds (lowest/highest round's ops/s, % from the median)\n\n");
+                table(out, r, r.columns(), MarkdownReport::spread);
+            }
 
             out.append("\n### Ratios (ops/s of each durable commit-log mode over each durable peer, and periodic over chronicle-queue; same run)\n\n");
             ratios(out, r);
@@ -45,6 +53,12 @@ public final class MarkdownReport {
         for (Target t : TargetReport.evaluate(r)) {
             out.append("| ").append(t.name()).append(" | ").append(t.measured()).append(" | ")
                     .append(t.floor()).append(" | ").append(t.verdict()).append(" |\n");
+        }
+        if (r.rounds() > 1) {
+            out.append("\nFigures are medians of ").append(r.rounds()).append(" rounds; the verdict is the medians'. "
+                    + "[a-b] after a ratio: its lowest and highest round by round (round i of one cell over round i "
+                    + "of the other; a row's rounds interleave, so the two ran seconds apart). A range that straddles "
+                    + "the floor means one round could have turned the verdict.\n");
         }
 
         if (closedLoop) {
@@ -64,7 +78,7 @@ public final class MarkdownReport {
         if (!r.asyncCells().isEmpty()) {
             out.append("\n### Asynchronous appends (appendAsync, up to ").append(r.asyncInFlight())
                     .append(" in flight per submitting thread)\n\n");
-            asyncTable(out, r.asyncCells());
+            asyncTable(out, r.asyncCells(), r.rounds());
         }
 
         out.append("\n### CSV\n\n```csv\n").append(CsvWriter.render(r.allCells())).append("```\n");
@@ -75,15 +89,27 @@ public final class MarkdownReport {
         Files.writeString(OutputFiles.prepare(file), render(r));
     }
 
-    private static void asyncTable(StringBuilder out, List<CellResult> cells) {
+    private static void asyncTable(StringBuilder out, List<CellResult> cells, int rounds) {
+        boolean spread = rounds > 1;
         out.append("| submitting threads | mode | durable appends/s | p50 submit to completion (us) "
-                + "| p99 (us) | records per flush (flushes/s) |\n|---:|---|---:|---:|---:|---:|\n");
+                + "| p99 (us) | records per flush (flushes/s) |")
+                .append(spread ? " rounds: lowest/highest, % from the median |" : "")
+                .append("\n|---:|---|---:|---:|---:|---:|").append(spread ? "---:|" : "").append('\n');
         for (CellResult c : cells) {
             out.append("| ").append(c.threads()).append(" | ").append(c.mode()).append(" | ")
                     .append(Numbers.grouped(c.opsPerSec())).append(" | ").append(Numbers.micros(c.p50Us()))
                     .append(" | ").append(Numbers.micros(c.p99Us())).append(" | ").append(recordsPerFlush(c))
-                    .append(" |\n");
+                    .append(spread ? " | " + spread(c) : "").append(" |\n");
         }
+    }
+
+    /** {@code -4/+6}: the lowest and highest round's ops/s, in percent from the cell's median. */
+    private static String spread(CellResult c) {
+        if (c.opsPerSec() <= 0) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%+.0f/%+.0f", (c.opsMin() / c.opsPerSec() - 1) * 100,
+                (c.opsMax() / c.opsPerSec() - 1) * 100);
     }
 
     private static String recordsPerFlush(CellResult c) {

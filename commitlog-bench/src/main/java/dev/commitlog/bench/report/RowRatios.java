@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
  *
  * @param worst        the lowest ratio
  * @param worstThreads the thread count of that row
- * @param rows         {@code threads: ratio label} for every row, in thread order
+ * @param rows         {@code threads: ratio label} for every row, in thread order, plus the
+ *                     round-by-round range when the cells ran several rounds
  */
 record RowRatios(double worst, int worstThreads, List<String> rows) {
 
@@ -39,12 +40,16 @@ record RowRatios(double worst, int worstThreads, List<String> rows) {
                 worst = ratio;
                 worstThreads = t;
             }
-            rows.add(t + ": " + Numbers.ratio(ratio) + " " + label.apply(a.get(), b.get()));
+            rows.add(t + ": " + Numbers.ratio(ratio) + " " + label.apply(a.get(), b.get())
+                    + RoundRatios.range(a.get(), b.get()));
         }
         return rows.isEmpty() ? Optional.empty() : Optional.of(new RowRatios(worst, worstThreads, List.copyOf(rows)));
     }
 
-    /** {@code min 0.92 at 8 threads (1: 1.02 batch, 8: 0.92 group-1ms)}. */
+    /**
+     * {@code min 0.92 at 8 threads (1: 1.02 batch, 8: 0.92 group-1ms)}; with several rounds each
+     * row also carries its {@link RoundRatios#range}: {@code 8: 0.92 group-1ms [0.85-0.97]}.
+     */
     String describe() {
         StringJoiner all = new StringJoiner(", ", " (", ")");
         rows.forEach(all::add);

@@ -9,7 +9,9 @@ import java.util.StringJoiner;
 
 /**
  * Judges the brief's targets against one sweep's own figures: every ratio is between cells of the
- * same run. A target whose cells did not run is reported as not measured, never assumed.
+ * same run. A target whose cells did not run is reported as not measured, never assumed. With
+ * several rounds every figure is a cell's median and the verdict is the medians'; each ratio also
+ * shows its round-by-round range ({@link RoundRatios}), so a reader sees when a verdict is close.
  */
 public final class TargetReport {
 
@@ -133,7 +135,8 @@ public final class TargetReport {
         }
         double ratio = a.get().opsPerSec() / b.get().opsPerSec();
         return Target.judged(name, Numbers.ratio(ratio) + " (" + Numbers.grouped(a.get().opsPerSec())
-                + " / " + Numbers.grouped(b.get().opsPerSec()) + " ops/s)", floor, ratio >= floorValue);
+                + " / " + Numbers.grouped(b.get().opsPerSec()) + " ops/s)" + RoundRatios.range(a.get(), b.get()),
+                floor, ratio >= floorValue);
     }
 
     private static Target periodicP99(SweepResults r) {

@@ -37,6 +37,11 @@ final class AsyncCell {
     }
 
     String label() {
+        return label(contender);
+    }
+
+    /** The column label of {@code contender}'s asynchronous cells. */
+    static String label(CommitLogContender contender) {
         return contender.mode() + SUFFIX;
     }
 

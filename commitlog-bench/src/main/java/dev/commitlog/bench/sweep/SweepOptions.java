@@ -19,13 +19,15 @@ import java.util.Set;
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
                            boolean ablation, AsyncOptions async,
-                           CellTiming timing, int recordBytes, Path dir, List<String> peers,
+                           CellTiming timing, int rounds, int recordBytes, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
     public static final int DEFAULT_RECORD_BYTES = 100;
     public static final int MAX_RECORD_BYTES = 1 << 20;
     public static final int MAX_THREADS = 4096;
+    /** {@code --rounds}: a guard against typos; 20 rounds of the default sweep already take over an hour. */
+    public static final int MAX_ROUNDS = 20;
     public static final Path DEFAULT_OUTPUT = Path.of("bench-out");
     /** The adaptive target is judged against Group with these windows, in the same run. */
     public static final List<Integer> DEFAULT_GROUP_WINDOWS_MS = List.of(1, 2, 10);
@@ -47,6 +49,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --seconds N             measured seconds per cell (default 2; --full: 20)",
             "  --warmup-seconds N      unmeasured warmup per cell (default 0.5; --full: 5)",
             "  --full                  longer cells",
+            "  --rounds N              measure every cell N times (1.." + MAX_ROUNDS + ", default 1), interleaved:",
+            "                          each row runs all its columns once per round; every value",
+            "                          reported is the median round (use 3 to decide close targets)",
             "  --record-bytes N        record payload size (default 100)",
             "  --dir DIR               where cell directories are made (default: ./bench-out/tmp-*)",
             "  --peers LIST            " + String.join(",", PeerCatalog.names()) + " (default all), or none",
@@ -68,6 +73,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         Double seconds = null;
         Double warmup = null;
         boolean full = false;
+        int rounds = 1;
         int recordBytes = DEFAULT_RECORD_BYTES;
         Path dir = null;
         List<String> peers = PeerCatalog.names();
@@ -113,6 +119,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                         case "--async-modes" -> asyncModes = list(name, value, v -> asyncMode(name, v));
                         case "--seconds" -> seconds = seconds(name, value, false);
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
+                        case "--rounds" -> rounds = intIn(name, value, 1, MAX_ROUNDS);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
                         case "--dir" -> dir = path(name, value);
                         case "--peers" -> peers = value.equals("none") ? List.of() : list(name, value, v -> peer(name, v));
@@ -132,12 +139,12 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
         return new SweepOptions(threads, modes, windows, ablation,
-                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, dir, peers,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, recordBytes, dir, peers,
                 csv, chart, markdown, keep, help);
     }
 
     private static boolean isValued(String flag) {
-        return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds",
+        return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds", "--rounds",
                 "--record-bytes", "--dir", "--peers", "--csv", "--chart", "--markdown",
                 "--async-submitters", "--async-in-flight", "--async-modes").contains(flag);
     }

@@ -11,12 +11,8 @@ import dev.commitlog.bench.sut.CommitLogModes;
 import dev.commitlog.bench.sut.Contender;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,7 +22,8 @@ import java.util.Random;
  * Runs a whole sweep: the fdatasync probe, then every (threads, contender) cell in a fresh
  * directory, then the asynchronous section's (submitters, mode) cells, then the CSV, markdown and
  * chart. Rows are the outer loop so that the systems compared in one row are measured minutes,
- * not a whole sweep, apart on a noisy machine.
+ * not a whole sweep, apart on a noisy machine; with {@code --rounds N} each row runs its cells N
+ * times, interleaved ({@link InterleavedRounds}), and reports each cell's median round.
  */
 public final class SweepRunner {
     private static final int PROBE_ITERATIONS = 200;
@@ -59,7 +56,7 @@ public final class SweepRunner {
                 ? Files.createTempDirectory(Files.createDirectories(SweepOptions.DEFAULT_OUTPUT), "tmp-")
                 : Files.createDirectories(options.dir());
         try {
-            List<String> header = new ArrayList<>(describeRun(workDir, contenders.size(), total));
+            List<String> header = new ArrayList<>(RunHeader.describe(options, workDir, contenders.size(), total));
             FsyncProbe.Result probe = FsyncProbe.run(workDir, PROBE_ITERATIONS, options.recordBytes());
             err.println(probe.describe());
             header.add(probe.describe());
@@ -85,10 +82,15 @@ public final class SweepRunner {
         }
     }
 
-    /** Numbers the cells across both sections, for directory names and progress lines. */
+    /**
+     * Numbers the cells across both sections for progress lines (cell n of total, whatever the
+     * round), and every cell round for directory names.
+     */
     private static final class CellCounter {
         final int total;
-        int n;
+        /** Cells of the rows already finished: a row's cells are numbered from here + 1. */
+        int cellsBefore;
+        int cellRuns;
 
         CellCounter(int total) {
             this.total = total;
@@ -100,16 +102,22 @@ public final class SweepRunner {
         CellResult run(Path directory) throws IOException, InterruptedException;
     }
 
+    /** One cell of a row: its directory name and how to run one round of it. */
+    private record RowCell(String name, CellRun run) {
+    }
+
     private List<CellResult> runCells(List<Contender> contenders, Path workDir, CellCounter counter)
             throws IOException, InterruptedException {
         byte[] record = record();
         List<CellResult> cells = new ArrayList<>();
         for (int threads : options.threads()) {
+            List<RowCell> row = new ArrayList<>();
             for (Contender contender : contenders) {
-                int t = threads;
-                cells.add(runCell(workDir, counter, contender.label() + "-" + threads + "t", "threads",
+                int t = threads;   // a fresh Cell per round: its phase only moves forward
+                row.add(new RowCell(contender.label() + "-" + threads + "t",
                         dir -> new Cell(contender, t, options.timing(), record).run(dir)));
             }
+            cells.addAll(runRow(workDir, counter, "threads", row));
         }
         return cells;
     }
@@ -119,30 +127,47 @@ public final class SweepRunner {
         byte[] record = record();
         List<CellResult> cells = new ArrayList<>();
         for (int submitters : options.async().submitters()) {
+            List<RowCell> row = new ArrayList<>();
             for (CommitLogContender mode : modes) {
-                AsyncCell cell = new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record);
-                cells.add(runCell(workDir, counter, cell.label() + "-" + submitters + "s", "submitters", cell::run));
+                int s = submitters;   // a fresh AsyncCell per round: its phase only moves forward
+                row.add(new RowCell(AsyncCell.label(mode) + "-" + submitters + "s",
+                        dir -> new AsyncCell(mode, s, options.async().inFlight(), options.timing(), record).run(dir)));
             }
+            cells.addAll(runRow(workDir, counter, "submitters", row));
         }
         return cells;
     }
 
-    /** Runs one cell in a fresh directory; {@code unit} names what the result's threads count, for the progress line. */
-    private CellResult runCell(Path workDir, CellCounter counter, String name, String unit, CellRun cell)
+    /** Runs every round of one row's cells, interleaved; returns each cell's median round, in column order. */
+    private List<CellResult> runRow(Path workDir, CellCounter counter, String unit, List<RowCell> row)
             throws IOException, InterruptedException {
-        counter.n++;
-        Path cellDir = Files.createDirectory(workDir.resolve(String.format(Locale.ROOT, "%03d-%s", counter.n, name)));
+        int first = counter.cellsBefore + 1;
+        List<CellResult> results = InterleavedRounds.run(row.size(), options.rounds(),
+                (k, round) -> runCell(workDir, counter, first + k, round, unit, row.get(k)));
+        counter.cellsBefore += row.size();
+        return results;
+    }
+
+    /**
+     * Runs one round of cell {@code n} in a fresh directory; {@code unit} names what the result's
+     * threads count, for the progress line.
+     */
+    private CellResult runCell(Path workDir, CellCounter counter, int n, int round, String unit, RowCell cell)
+            throws IOException, InterruptedException {
+        counter.cellRuns++;
+        String name = options.rounds() == 1 ? cell.name() : cell.name() + "-r" + round;
+        Path cellDir = Files.createDirectory(workDir.resolve(String.format(Locale.ROOT, "%03d-%s", counter.cellRuns, name)));
         System.gc();   // the previous cell's garbage is not this cell's pause
         CellResult result;
         long began = System.nanoTime();
         try {
-            result = cell.run(cellDir);
+            result = cell.run().run(cellDir);
         } finally {
             if (!options.keep()) {
                 Directories.deleteRecursively(cellDir);
             }
         }
-        err.println(progress(counter.n, counter.total, result, unit, (System.nanoTime() - began) / 1e9));
+        err.println(progress(n, counter.total, round, options.rounds(), result, unit, (System.nanoTime() - began) / 1e9));
         return result;
     }
 
@@ -165,34 +190,14 @@ public final class SweepRunner {
         out.flush();
     }
 
-    private List<String> describeRun(Path workDir, int columns, int total) throws IOException {
-        int closedLoop = options.threads().size() * columns;
-        String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown host";
-        }
-        return List.of(
-                String.format(Locale.ROOT, "Run %s on %s: %d cores, %s %s, JDK %s (%s)", when, host,
-                        Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                        System.getProperty("os.arch"), System.getProperty("java.version"),
-                        System.getProperty("java.vm.name")),
-                String.format(Locale.ROOT,
-                        "%d cells (%d closed-loop: %d thread counts x %d columns; %d asynchronous), each %.1f s warmup "
-                                + "+ %.1f s measured, %d-byte records, fresh directory per cell under %s (%s)",
-                        total, closedLoop, closedLoop == 0 ? 0 : options.threads().size(), columns, total - closedLoop,
-                        options.timing().warmup().toMillis() / 1000.0,
-                        options.timing().measure().toMillis() / 1000.0, options.recordBytes(),
-                        workDir.toAbsolutePath(), Files.getFileStore(workDir).type()));
-    }
-
-    private static String progress(int n, int total, CellResult r, String unit, double cellSeconds) {
+    private static String progress(int n, int total, int round, int rounds, CellResult r, String unit,
+                                   double cellSeconds) {
+        String cell = rounds == 1 ? String.format(Locale.ROOT, "[%2d/%d]", n, total)
+                : String.format(Locale.ROOT, "[%2d/%d r%d/%d]", n, total, round, rounds);
         String flushes = Double.isNaN(r.flushesPerSec()) ? ""
                 : String.format(Locale.ROOT, "  %,.0f flushes/s  %s rec/flush", r.flushesPerSec(),
                         Double.isNaN(r.recordsPerFlush()) ? "-" : String.format(Locale.ROOT, "%.1f", r.recordsPerFlush()));
-        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s  (cell %.1f s)",
-                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, cellSeconds);
+        return String.format(Locale.ROOT, "%s %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s  (cell %.1f s)",
+                cell, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, cellSeconds);
     }
 }

@@ -1,0 +1,47 @@
+package dev.commitlog.bench.sweep;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one row's cells (one thread count, every column) for several rounds, interleaved: round 1
+ * runs every cell of the row once, then round 2 runs every cell again, and so on. On a shared,
+ * noisy machine a slow minute then lands on one round of every column rather than on every round
+ * of one column, and round i of two columns ran seconds apart, so their ratio is a fair pair.
+ * Each round starts one column later than the previous one, so no column always runs first (right
+ * after the previous row, or after the collector has run the longest).
+ */
+final class InterleavedRounds {
+
+    /** Measures one round of one cell of the row; {@code cell} indexes the row's columns. */
+    interface CellRound {
+        CellResult run(int cell, int round) throws IOException, InterruptedException;
+    }
+
+    private InterleavedRounds() {
+    }
+
+    /**
+     * Runs {@code cells x rounds} cell rounds (rounds numbered from 1) and returns one result per
+     * cell, in column order, each the {@link RoundMedian} of its rounds. With one round the order
+     * is the columns' own.
+     */
+    static List<CellResult> run(int cells, int rounds, CellRound cellRound) throws IOException, InterruptedException {
+        List<List<CellResult>> byCell = new ArrayList<>();
+        for (int c = 0; c < cells; c++) {
+            byCell.add(new ArrayList<>(rounds));
+        }
+        for (int round = 1; round <= rounds; round++) {
+            for (int k = 0; k < cells; k++) {
+                int cell = (k + round - 1) % cells;   // rotated: round r starts at column r - 1
+                byCell.get(cell).add(cellRound.run(cell, round));
+            }
+        }
+        List<CellResult> results = new ArrayList<>(cells);
+        for (List<CellResult> cell : byCell) {
+            results.add(RoundMedian.of(cell));
+        }
+        return results;
+    }
+}
