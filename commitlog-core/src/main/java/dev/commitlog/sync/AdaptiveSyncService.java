@@ -28,6 +28,7 @@ public final class AdaptiveSyncService extends BatchSyncService {
     AdaptiveSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, SyncTuning tuning) {
         super(syncer, failurePolicy, "adaptive", tuning, tuning.adaptivePipeline());
         this.gather = tuning.adaptiveGather();
+        syncer.gateOverlap(tuning.adaptiveOverlapGate());
     }
 
     /** Flush-role holder only. */

@@ -14,21 +14,25 @@ package dev.commitlog.sync;
  *       throughput fell by up to a quarter at 128-256 threads.</li>
  *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
  *       a flush) for the appenders the previous flush released.</li>
- *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive runs at once
- *       (1 makes it Batch).</li>
+ *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once
+ *       (1 makes it Batch plus the gather).</li>
+ *   <li>{@code dev.commitlog.sync.adaptiveOverlapGate=false}: Adaptive overlaps flushes whenever
+ *       the pipeline has room, instead of only while overlapping measures cheap on this device.</li>
  * </ul>
  */
-public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline) {
+public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
+                         boolean adaptiveOverlapGate) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
     public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
+    public static final String ADAPTIVE_OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
     /** Flushes Adaptive runs at once by default. */
-    public static final int DEFAULT_ADAPTIVE_PIPELINE = 2;
+    public static final int DEFAULT_ADAPTIVE_PIPELINE = 1;
 
     static SyncTuning fromSystemProperties() {
-        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true),
-                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE));
+        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),
+                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true));
     }
 
     private static boolean enabled(String property, boolean byDefault) {

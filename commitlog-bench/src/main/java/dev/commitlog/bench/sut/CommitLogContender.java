@@ -1,6 +1,8 @@
 package dev.commitlog.bench.sut;
 
 import dev.commitlog.CommitLog;
+import dev.commitlog.CommitLogOptions;
+import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.metrics.CommitLogMetrics;
@@ -8,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The commit log in one sync mode (and, for Group, one window; for an ablation column, with one
@@ -21,17 +24,27 @@ public final class CommitLogContender implements Contender {
     private final SyncMode mode;
     private final Duration groupWindow;   // null unless mode == GROUP
     private final SyncAblation ablation;   // null for the engine as built
+    /** Extra latency after every flush ({@link SlowFlushStorage}); 0 for the real device alone. */
+    private final long deviceLatencyMicros;
 
     public CommitLogContender(SyncMode mode, Duration groupWindow) {
-        this.mode = mode;
-        this.groupWindow = mode == SyncMode.GROUP ? groupWindow : null;
-        this.ablation = null;
+        this(mode, groupWindow, null, 0);
     }
 
     public CommitLogContender(SyncAblation ablation) {
-        this.mode = ablation.mode();
-        this.groupWindow = null;
+        this(ablation.mode(), null, ablation, 0);
+    }
+
+    private CommitLogContender(SyncMode mode, Duration groupWindow, SyncAblation ablation, long deviceLatencyMicros) {
+        this.mode = mode;
+        this.groupWindow = mode == SyncMode.GROUP ? groupWindow : null;
         this.ablation = ablation;
+        this.deviceLatencyMicros = deviceLatencyMicros;
+    }
+
+    /** This column on a device whose every flush takes {@code micros} longer, concurrent flushes in parallel. */
+    public CommitLogContender withDeviceLatency(long micros) {
+        return new CommitLogContender(mode, groupWindow, ablation, micros);
     }
 
     @Override
@@ -60,6 +73,13 @@ public final class CommitLogContender implements Contender {
 
     @Override
     public String settings() {
+        String device = deviceLatencyMicros == 0 ? "" : String.format(Locale.ROOT,
+                " [simulated device: every flush waits %d us more after its fdatasync, concurrent flushes in parallel]",
+                deviceLatencyMicros);
+        return describe() + device;
+    }
+
+    private String describe() {
         if (ablation != null) {
             return ablation.label() + ": commitlog " + mode.name().toLowerCase(Locale.ROOT) + " with "
                     + ablation.properties() + " (set only while the log opens)";
@@ -84,7 +104,10 @@ public final class CommitLogContender implements Contender {
     /** Opens a fresh log in {@code directory}, with this column's mechanism switched off if it is an ablation. */
     public CommitLog openLog(Path directory) throws IOException {
         CommitLogConfig config = config(directory);
-        return ablation == null ? CommitLog.open(config) : ablation.open(() -> CommitLog.open(config));
+        CommitLogOptions options = deviceLatencyMicros == 0 ? CommitLogOptions.builder().build()
+                : CommitLogOptions.builder().storage(new SlowFlushStorage(new MappedStorageLayer(),
+                        TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros))).build();
+        return ablation == null ? CommitLog.open(config, options) : ablation.open(() -> CommitLog.open(config, options));
     }
 
     /** Flush counters of an open log, in the harness's terms. */

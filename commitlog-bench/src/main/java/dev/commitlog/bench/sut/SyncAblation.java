@@ -10,7 +10,7 @@ import java.util.StringJoiner;
 
 /**
  * The ablation columns ({@code --ablation}): the commit log with one of the sync mechanisms of
- * issue 5 switched off (or, for cascaded wake-ups, on), to show what each one adds. The engine reads these switches from system
+ * issue 5 switched off (or, for the ones off by default, on), to show what each one adds. The engine reads these switches from system
  * properties once, when a log opens ({@link SyncTuning}), so a column sets them
  * just before {@code CommitLog.open} and restores them just after: the cells run one at a time,
  * and every other log in the JVM keeps the engine's defaults.
@@ -20,14 +20,20 @@ public enum SyncAblation {
     BATCH_CLASSIC("batch-classic", SyncMode.BATCH, Map.of(Switch.INLINE_FLUSH, false, Switch.CASCADE_WAKEUPS, false)),
     /** Batch with cascaded wake-ups (off by default): the flusher wakes two, each woken waiter two more. */
     BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
-    /** Adaptive without waiting for the appenders the previous flush released. */
-    ADAPTIVE_NOGATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false));
+    /** Adaptive waiting (up to half a flush) for the appenders the previous flush released; off by default. */
+    ADAPTIVE_GATHER("adaptive-gather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, true)),
+    /** Adaptive with up to four flushes at once, while the overlap gate measures overlap as cheap (off by default). */
+    ADAPTIVE_PIPELINE("adaptive-pipeline4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4)),
+    /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
+    ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false));
 
     /** The engine's switches, by the property names {@link SyncTuning} reads. */
     enum Switch {
         INLINE_FLUSH(SyncTuning.INLINE_FLUSH),
         CASCADE_WAKEUPS(SyncTuning.CASCADE_WAKEUPS),
-        ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER);
+        ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER),
+        ADAPTIVE_PIPELINE(SyncTuning.ADAPTIVE_PIPELINE),
+        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE);
 
         final String property;
 
@@ -44,9 +50,9 @@ public enum SyncAblation {
 
     private final String label;
     private final SyncMode mode;
-    private final Map<Switch, Boolean> switches;
+    private final Map<Switch, Object> switches;
 
-    SyncAblation(String label, SyncMode mode, Map<Switch, Boolean> switches) {
+    SyncAblation(String label, SyncMode mode, Map<Switch, Object> switches) {
         this.label = label;
         this.mode = mode;
         this.switches = switches;
@@ -77,7 +83,7 @@ public enum SyncAblation {
      */
     public <T> T open(Opener<T> opener) throws IOException {
         Map<String, String> previous = new HashMap<>();
-        switches.forEach((s, on) -> previous.put(s.property, System.setProperty(s.property, on.toString())));
+        switches.forEach((s, value) -> previous.put(s.property, System.setProperty(s.property, value.toString())));
         try {
             return opener.open();
         } finally {

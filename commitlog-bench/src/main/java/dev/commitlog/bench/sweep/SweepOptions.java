@@ -19,7 +19,7 @@ import java.util.Set;
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
                            boolean ablation, AsyncOptions async,
-                           CellTiming timing, int rounds, int recordBytes, Path dir, List<String> peers,
+                           CellTiming timing, int rounds, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
@@ -41,8 +41,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --threads LIST          writer threads per cell (default 1,2,4,8,16,32,64,128,256)",
             "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + "), or none",
             "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 1,2,10)",
-            "  --ablation              add columns with one sync mechanism switched off: batch-classic,",
-            "                          batch-cascade, adaptive-nogather (tables only, not targets)",
+            "  --ablation              add columns with one sync mechanism switched off (or on): batch-classic,",
+            "                          batch-cascade, adaptive-gather, adaptive-pipeline4, adaptive-ungated4",
+            "                          (tables only, not targets)",
             "  --async-submitters LIST appendAsync section: submitting threads per row (default 1,4), or none",
             "  --async-in-flight N     appends each submitting thread keeps outstanding (default 4096)",
             "  --async-modes LIST      sync modes of the async section (default batch,adaptive; not periodic)",
@@ -53,6 +54,8 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "                          each row runs all its columns once per round; every value",
             "                          reported is the median round (use 3 to decide close targets)",
             "  --record-bytes N        record payload size (default 100)",
+            "  --device-latency-us N   add N us after every commit-log flush, concurrent flushes in parallel",
+            "                          (a simulated slow, parallel device; needs --peers none; default 0)",
             "  --dir DIR               where cell directories are made (default: ./bench-out/tmp-*)",
             "  --peers LIST            " + String.join(",", PeerCatalog.names()) + " (default all), or none",
             "  --csv FILE              CSV output (default bench-out/sweep.csv)",
@@ -75,6 +78,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         boolean full = false;
         int rounds = 1;
         int recordBytes = DEFAULT_RECORD_BYTES;
+        int deviceLatency = 0;
         Path dir = null;
         List<String> peers = PeerCatalog.names();
         Path csv = DEFAULT_OUTPUT.resolve("sweep.csv");
@@ -121,6 +125,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
                         case "--rounds" -> rounds = intIn(name, value, 1, MAX_ROUNDS);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
+                        case "--device-latency-us" -> deviceLatency = intIn(name, value, 0, 1_000_000);
                         case "--dir" -> dir = path(name, value);
                         case "--peers" -> peers = value.equals("none") ? List.of() : list(name, value, v -> peer(name, v));
                         case "--csv" -> csv = path(name, value);
@@ -134,18 +139,21 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         if (modes.isEmpty() && peers.isEmpty() && !ablation && asyncSubmitters.isEmpty()) {
             throw new UsageException("nothing to measure: --modes none, --peers none and --async-submitters none");
         }
+        if (deviceLatency > 0 && !peers.isEmpty()) {
+            throw new UsageException("--device-latency-us slows the commit log's flushes only; add --peers none");
+        }
         CellTiming base = full ? CellTiming.FULL : CellTiming.DEFAULT;
         CellTiming timing = new CellTiming(
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
         return new SweepOptions(threads, modes, windows, ablation,
-                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, recordBytes, dir, peers,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, recordBytes, deviceLatency, dir, peers,
                 csv, chart, markdown, keep, help);
     }
 
     private static boolean isValued(String flag) {
         return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds", "--rounds",
-                "--record-bytes", "--dir", "--peers", "--csv", "--chart", "--markdown",
+                "--record-bytes", "--device-latency-us", "--dir", "--peers", "--csv", "--chart", "--markdown",
                 "--async-submitters", "--async-in-flight", "--async-modes").contains(flag);
     }
 

@@ -40,15 +40,15 @@ public final class SweepRunner {
 
     /** Runs the sweep and returns what it measured (also written to the output files). */
     public SweepResults run() throws IOException, InterruptedException {
-        List<Contender> contenders = new ArrayList<>(
-                CommitLogModes.contenders(options.modes(), options.groupWindowsMs()));
+        List<CommitLogContender> ours = new ArrayList<>(CommitLogModes.contenders(options.modes(), options.groupWindowsMs()));
         if (options.ablation()) {
-            contenders.addAll(CommitLogModes.ablations());
+            ours.addAll(CommitLogModes.ablations());
         }
+        List<Contender> contenders = new ArrayList<>(ours.stream().map(this::onDevice).toList());
         options.peers().forEach(p -> contenders.add(PeerCatalog.create(p)));
         AsyncOptions async = options.async();
         List<CommitLogContender> asyncModes = async.enabled()
-                ? CommitLogModes.contenders(async.modes(), options.groupWindowsMs()) : List.of();
+                ? CommitLogModes.contenders(async.modes(), options.groupWindowsMs()).stream().map(this::onDevice).toList() : List.of();
         int total = options.threads().size() * contenders.size() + async.submitters().size() * asyncModes.size();
 
         boolean ownDir = options.dir() == null;
@@ -80,6 +80,10 @@ public final class SweepRunner {
                 Directories.deleteRecursively(workDir);
             }
         }
+    }
+
+    private CommitLogContender onDevice(CommitLogContender contender) {
+        return options.deviceLatencyMicros() == 0 ? contender : contender.withDeviceLatency(options.deviceLatencyMicros());
     }
 
     /**

@@ -15,19 +15,25 @@ class SyncAblationTest {
     private static final String INLINE = "dev.commitlog.sync.inlineFlush";
     private static final String CASCADE = "dev.commitlog.sync.cascadeWakeups";
     private static final String GATHER = "dev.commitlog.sync.adaptiveGather";
+    private static final String PIPELINE = "dev.commitlog.sync.adaptivePipeline";
+    private static final String OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
 
     @AfterEach
     void clear() {
         System.clearProperty(INLINE);
         System.clearProperty(CASCADE);
         System.clearProperty(GATHER);
+        System.clearProperty(PIPELINE);
+        System.clearProperty(OVERLAP_GATE);
     }
 
     @Test
     void eachVariantSetsOnlyItsSwitchesDuringOpen() throws IOException {
         assertEquals(Map.of(INLINE, "false", CASCADE, "false"), seenDuringOpen(SyncAblation.BATCH_CLASSIC));
         assertEquals(Map.of(CASCADE, "true"), seenDuringOpen(SyncAblation.BATCH_CASCADE));
-        assertEquals(Map.of(GATHER, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_NOGATHER));
+        assertEquals(Map.of(GATHER, "true"), seenDuringOpen(SyncAblation.ADAPTIVE_GATHER));
+        assertEquals(Map.of(PIPELINE, "4"), seenDuringOpen(SyncAblation.ADAPTIVE_PIPELINE));
+        assertEquals(Map.of(PIPELINE, "4", OVERLAP_GATE, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_UNGATED));
         assertNull(System.getProperty(INLINE));
         assertNull(System.getProperty(CASCADE));
         assertNull(System.getProperty(GATHER));
@@ -46,7 +52,7 @@ class SyncAblationTest {
     @Test
     void labelsAndModes() {
         assertEquals("batch-classic", new CommitLogContender(SyncAblation.BATCH_CLASSIC).label());
-        assertEquals("adaptive-nogather", new CommitLogContender(SyncAblation.ADAPTIVE_NOGATHER).label());
+        assertEquals("adaptive-gather", new CommitLogContender(SyncAblation.ADAPTIVE_GATHER).label());
         assertEquals(true, new CommitLogContender(SyncAblation.BATCH_CASCADE).ablation());
         assertEquals("dev.commitlog.sync.inlineFlush=false dev.commitlog.sync.cascadeWakeups=false",
                 SyncAblation.BATCH_CLASSIC.properties());
@@ -55,7 +61,7 @@ class SyncAblationTest {
     private static Map<String, String> seenDuringOpen(SyncAblation ablation) throws IOException {
         return ablation.open(() -> {
             Map<String, String> seen = new HashMap<>();
-            for (String p : new String[] {INLINE, CASCADE, GATHER}) {
+            for (String p : new String[] {INLINE, CASCADE, GATHER, PIPELINE, OVERLAP_GATE}) {
                 if (System.getProperty(p) != null) {
                     seen.put(p, System.getProperty(p));
                 }
