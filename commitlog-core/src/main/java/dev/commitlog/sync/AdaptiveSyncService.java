@@ -4,17 +4,18 @@ import dev.commitlog.config.CommitFailurePolicy;
 import dev.commitlog.segment.SegmentSyncer;
 
 /**
- * Adaptive mode: Batch's leader/follower flushes, plus a gather step with no window to tune. Before
- * each flush the flusher waits for the appenders the previous flush released to come back, but
- * only while they keep arriving and never longer than half the measured flush time:
+ * Adaptive mode: Batch's leader/follower flushes with no window to tune, and two optional
+ * mechanisms, both measured and both off by default because neither paid on the devices tested
+ * (docs/design.md, docs/benchmarks.md):
  * <ul>
- *   <li>a lone writer: the previous flush released one record, which is the one being flushed, so
- *       there is no wait and the writer flushes in its own thread (Batch's cost, no window's);</li>
- *   <li>many writers: each flush waits the few microseconds their wake-ups take, so a flush carries
- *       nearly every writer instead of whoever happened to be back.</li>
+ *   <li>the gather ({@link SyncTuning#ADAPTIVE_GATHER}): before a flush that starts with none
+ *       outstanding, wait for the appenders the previous flush released to come back, but only while
+ *       they keep arriving and never longer than half the measured flush time (PostgreSQL's
+ *       {@code commit_delay} gated by {@code commit_siblings}, both measured instead of configured).
+ *       A lone writer never waits: the previous flush released one record, the one being flushed;</li>
+ *   <li>flush pipelining ({@link SyncTuning#ADAPTIVE_PIPELINE}): up to N flushes write and sync at
+ *       once while the overlap gate measures overlapping as cheap on this device.</li>
  * </ul>
- * The idea is PostgreSQL's {@code commit_delay} gated by {@code commit_siblings}, with the delay and
- * the sibling count measured instead of configured.
  */
 public final class AdaptiveSyncService extends BatchSyncService {
     /** Give up gathering when no new record was published for this long. */
