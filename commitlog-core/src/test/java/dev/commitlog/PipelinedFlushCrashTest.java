@@ -1,6 +1,8 @@
 package dev.commitlog;
 
 import static dev.commitlog.SimulatedPowerLossTest.record;
+import static dev.commitlog.TestLogs.NO_DAMAGE;
+import static dev.commitlog.TestLogs.TAIL_ONLY;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
@@ -9,7 +11,6 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.io.SlowLaneStorage;
 import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.sync.SyncTuning;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -50,10 +51,6 @@ class PipelinedFlushCrashTest {
     private static final int HOLE_IMAGES = 60;
     private static final int START_IMAGES = 40;
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
-    private static final CorruptionListener NO_DAMAGE = (file, offset, position, reason, action) ->
-            fail("unexpected damage report at " + file + " offset " + offset + ": " + reason);
-    private static final CorruptionListener TAIL_ONLY = (file, offset, position, reason, action) ->
-            assertTrue(reason.startsWith("torn tail"), "only a torn tail may be reported, got: " + reason);
 
     @TempDir
     Path dir;
@@ -209,14 +206,12 @@ class PipelinedFlushCrashTest {
      */
     @Test
     void appendsWaitWhileTheDiskIsFullWithFlushesInFlightAndResumeOnceSpaceIsFreed() throws Exception {
-        SimulatedDisk disk = new SimulatedDisk();
-        SlowLaneStorage slow = new SlowLaneStorage(disk, MAX_DELAY_MICROS);
-        Path directory = Files.createDirectories(dir.resolve("full"));
-        CommitLog log = CommitLog.open(config(directory).build(), slow, NO_DAMAGE);
         int perThread = 400;
-        Load load = new Load(log, 6, perThread);
-        load.awaitAcknowledged(300);
-        fillUpWithFlushesInFlight(disk, slow);
+        FullUnderLoad full = fullUnderLoad(perThread);
+        SimulatedDisk disk = full.disk();
+        SlowLaneStorage slow = full.slow();
+        CommitLog log = full.log();
+        Load load = full.load();
         int acknowledgedWhenFull = load.acknowledged.size();
         long durableWhenFull = log.durablePosition();
         int failuresWhenFull = disk.noSpaceFailures();
@@ -246,16 +241,11 @@ class PipelinedFlushCrashTest {
     /** Closing while the disk is full with several flushes in flight gives up: the waiters get an exception, nothing hangs. */
     @Test
     void closingWhileTheDiskIsFullWithFlushesInFlightFailsTheWaiters() throws Exception {
-        SimulatedDisk disk = new SimulatedDisk();
-        SlowLaneStorage slow = new SlowLaneStorage(disk, MAX_DELAY_MICROS);
-        Path directory = Files.createDirectories(dir.resolve("full"));
-        CommitLog log = CommitLog.open(config(directory).build(), slow, NO_DAMAGE);
-        Load load = new Load(log, 6, 100_000);
-        load.awaitAcknowledged(300);
-        fillUpWithFlushesInFlight(disk, slow);
+        FullUnderLoad full = fullUnderLoad(100_000);
+        Load load = full.load();
         Map<Long, byte[]> acknowledgedWhenFull = new HashMap<>(load.acknowledged);
         long started = System.nanoTime();
-        log.close();
+        full.log().close();
         long closeMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         assertTrue(closeMillis < 3_000, "close does not wait for space: " + closeMillis + " ms");
         load.join();
@@ -265,9 +255,9 @@ class PipelinedFlushCrashTest {
             assertTrue(refusal instanceof CommitLogException || isClosedRefusal(refusal), () -> "unexpected refusal " + refusal);
         }
         assertEquals(acknowledgedWhenFull, load.acknowledged, "nothing was acknowledged after the disk filled up");
-        assertOverlapped(slow);
-        disk.freeSpace();
-        assertSurvivesPowerLoss(disk, load.acknowledged, "after close while full");
+        assertOverlapped(full.slow());
+        full.disk().freeSpace();
+        assertSurvivesPowerLoss(full.disk(), load.acknowledged, "after close while full");
     }
 
     /**
@@ -278,13 +268,12 @@ class PipelinedFlushCrashTest {
      */
     @Test
     void aFailedFlushStopsTheOtherFlushesWaitingForSpace() throws Exception {
-        SimulatedDisk disk = new SimulatedDisk();
-        SlowLaneStorage slow = new SlowLaneStorage(disk, MAX_DELAY_MICROS);
-        CommitLog log = CommitLog.open(config(Files.createDirectories(dir.resolve("live"))).build(), slow, NO_DAMAGE);
-        Load load = new Load(log, 6, 100_000);
+        FullUnderLoad full = fullUnderLoad(100_000);
+        SimulatedDisk disk = full.disk();
+        SlowLaneStorage slow = full.slow();
+        CommitLog log = full.log();
+        Load load = full.load();
         try {
-            load.awaitAcknowledged(200);
-            fillUpWithFlushesInFlight(disk, slow);
             Map<Long, byte[]> acknowledgedWhenFull = new HashMap<>(load.acknowledged);
             slow.failNextFlush("Input/output error"); // the next retry to reach the device
             TestLogs.waitUntil(() -> !load.refusals.isEmpty(), "the failure is thrown to an appender");
@@ -364,6 +353,21 @@ class PipelinedFlushCrashTest {
     /** The pipeline really ran: flushes overlapped. */
     private static void assertOverlapped(SlowLaneStorage slow) {
         assertTrue(slow.maxRunning() >= 2, "flushes never overlapped: the pipeline did not run");
+    }
+
+    /** A pipelined log under load whose disk has filled up with several flushes in flight. */
+    private record FullUnderLoad(SimulatedDisk disk, SlowLaneStorage slow, CommitLog log, Load load) {
+    }
+
+    /** Opens a log, starts 6 appenders of {@code perThread} records each, and fills the disk up once 300 are acknowledged. */
+    private FullUnderLoad fullUnderLoad(int perThread) throws Exception {
+        SimulatedDisk disk = new SimulatedDisk();
+        SlowLaneStorage slow = new SlowLaneStorage(disk, MAX_DELAY_MICROS);
+        CommitLog log = CommitLog.open(config(Files.createDirectories(dir.resolve("full"))).build(), slow, NO_DAMAGE);
+        Load load = new Load(log, 6, perThread);
+        load.awaitAcknowledged(300);
+        fillUpWithFlushesInFlight(disk, slow);
+        return new FullUnderLoad(disk, slow, log, load);
     }
 
     /**
