@@ -1,13 +1,14 @@
 package dev.commitlog;
 
 import static dev.commitlog.SimulatedPowerLossTest.record;
+import static dev.commitlog.TestLogs.NO_DAMAGE;
+import static dev.commitlog.TestLogs.TAIL_ONLY;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
-import dev.commitlog.replay.CorruptionListener;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,10 +35,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * full disk when a segment is created.
  */
 class DiskFullWhileFlushingTest {
-    private static final CorruptionListener NO_DAMAGE = (file, offset, position, reason, action) ->
-            fail("unexpected damage report at " + file + " offset " + offset + ": " + reason);
-    private static final CorruptionListener TAIL_ONLY = (file, offset, position, reason, action) ->
-            assertTrue(reason.startsWith("torn tail"), "only a torn tail may be reported, got: " + reason);
     private static final int WAITERS = 4;
     private static final int PER_WAITER = 3;
 

@@ -1,6 +1,8 @@
 package dev.commitlog;
 
 import static dev.commitlog.SimulatedPowerLossTest.record;
+import static dev.commitlog.TestLogs.NO_DAMAGE;
+import static dev.commitlog.TestLogs.TAIL_ONLY;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
@@ -8,7 +10,6 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.sync.SyncTuning;
 import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.segment.SegmentDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -37,10 +38,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * acknowledges nothing it did not write; appends succeed again once space is back.
  */
 class FailingDiskTest {
-    private static final CorruptionListener NO_DAMAGE = (file, offset, position, reason, action) ->
-            fail("unexpected damage report at " + file + " offset " + offset + ": " + reason);
-    private static final CorruptionListener TAIL_ONLY = (file, offset, position, reason, action) ->
-            assertTrue(reason.startsWith("torn tail"), "only a torn tail may be reported, got: " + reason);
 
     @TempDir
     Path dir;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.io.StorageLayer;
 import dev.commitlog.record.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -21,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -140,10 +143,15 @@ class SimulatedPowerLossTest {
         }
     }
 
-    private static final class Scenario {
+    /** One run: appenders, crash images while they run, then every image reopened and checked (also PipelinedFlushCrashTest's). */
+    static final class Scenario {
         private final SyncMode mode;
         /** Append with appendAsync; a record is acknowledged when its completion callback ran. */
         private final boolean async;
+        /** With async: only odd-numbered threads append asynchronously, the others wait (and flush inline). */
+        private boolean mixed;
+        /** The file layer the live log runs over, given the disk and a hook that takes an image now. */
+        private BiFunction<SimulatedDisk, Consumer<String>, StorageLayer> liveStorage = (simulated, capture) -> simulated;
         private final long seed;
         private final Path root;
         private final int targetImages;
@@ -168,6 +176,18 @@ class SimulatedPowerLossTest {
             this.targetImages = targetImages;
         }
 
+        /** Runs the live log over {@code storage} (a layer over the disk, which may take images through the hook). */
+        Scenario over(BiFunction<SimulatedDisk, Consumer<String>, StorageLayer> storage) {
+            liveStorage = storage;
+            return this;
+        }
+
+        /** Half the threads append asynchronously, half wait: both kinds of acknowledgment in one run. */
+        Scenario mixed() {
+            mixed = true;
+            return this;
+        }
+
         CommitLogConfig config(Path directory) {
             CommitLogConfig.Builder builder = CommitLogConfig.builder(directory).syncMode(mode).segmentSize(TestLogs.SMALL_SEGMENT);
             return switch (mode) {
@@ -186,7 +206,13 @@ class SimulatedPowerLossTest {
                     capture("after flush #" + event.sequence() + " of " + event.file() + " [" + event.from() + ", " + event.to() + ")");
                 }
             });
-            live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), disk, damageOnTheLiveLogFails());
+            Consumer<String> captureNow = origin -> {
+                if (capturing) {
+                    capture(origin);
+                }
+            };
+            live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), liveStorage.apply(disk, captureNow),
+                    damageOnTheLiveLogFails());
             capturing = true;
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
@@ -226,6 +252,7 @@ class SimulatedPowerLossTest {
 
         private void append(int thread) {
             Random random = new Random(seed * 31 + thread);
+            boolean async = this.async && (!mixed || thread % 2 == 1);
             AppendCallback completions = async ? completionsOf(thread) : null;
             try {
                 for (int seq = 0; seq < MAX_PER_THREAD && !stop; seq++) {

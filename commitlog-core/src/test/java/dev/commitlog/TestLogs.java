@@ -2,8 +2,10 @@ package dev.commitlog;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,6 +20,12 @@ import java.util.stream.Stream;
 /** Helpers shared by the core tests: configs for each mode, replay into a list, waiting for a condition. */
 final class TestLogs {
     static final int SMALL_SEGMENT = 64 * 1024;
+    /** Reopening reports no damage at all. */
+    static final CorruptionListener NO_DAMAGE = (file, offset, position, reason, action) ->
+            fail("unexpected damage report at " + file + " offset " + offset + ": " + reason);
+    /** Reopening reports nothing but a torn tail (a crash image may hold one). */
+    static final CorruptionListener TAIL_ONLY = (file, offset, position, reason, action) ->
+            assertTrue(reason.startsWith("torn tail"), "only a torn tail may be reported, got: " + reason);
 
     private TestLogs() {
     }
