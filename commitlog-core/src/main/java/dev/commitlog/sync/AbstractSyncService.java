@@ -88,7 +88,8 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
         this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups());
-        this.diskFull = new DiskFullRetry(syncer, this::running);
+        // A pipelined flush waiting out a full disk stops when another flush failed for good.
+        this.diskFull = new DiskFullRetry(syncer, () -> running && failure == null);
         this.thread = new Thread(this, "commitlog-sync-" + name);
         this.thread.setDaemon(true);
     }
@@ -146,7 +147,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
             if (running && failure == null) {
                 publishHoldingRole();
                 int inFlight = syncer.outstanding();
-                if (inFlight < pipelineDepth) {
+                if (inFlight < pipelineDepth && !syncer.flushAbandoned()) { // none after a failed one, even before fail() ran
                     if (inFlight == 0) {
                         beforeFlush(); // never while a flush runs: its publication waits for the role
                     }
@@ -432,6 +433,10 @@ abstract class AbstractSyncService implements SyncService, Runnable {
 
     /** Records the failure and releases every waiter. Caller holds the flush role. */
     private void fail(Throwable cause) {
+        if (failure != null) {
+            LOG.error("commit log flush failed again after the first failure: {}", cause.toString());
+            return; // the first failure is the cause the log reports; a pipelined flush may fail after it
+        }
         long durable = syncer.durablePosition();
         String message = "commit log flush failed; nothing at or after log position " + durable
                 + " is acknowledged, and the log accepts no appends until it is reopened: " + cause;

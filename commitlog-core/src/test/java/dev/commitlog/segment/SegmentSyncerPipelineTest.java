@@ -65,6 +65,10 @@ class SegmentSyncerPipelineTest {
             durableSegments::add);
     private final FrameChecksum checksum = new FrameChecksum();
 
+    {
+        syncer.gateOverlap(false); // these tests drive overlap by hand; OverlapGateTest covers the gate
+    }
+
     private long append(Segment target) {
         long offset = target.claim(FRAME);
         target.publish(offset, RecordDescriptor.frameLength(PAYLOAD), 0);

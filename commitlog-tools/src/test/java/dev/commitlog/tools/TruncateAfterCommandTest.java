@@ -66,11 +66,16 @@ class TruncateAfterCommandTest {
     @Test
     void aCleanCutAtARecordInTheFirstSegmentMovesEveryLaterFile() throws Exception {
         long at = log.position(3);
+        long later;
+        try (Stream<Path> files = Files.list(dir)) {
+            later = files.count() - 1; // all but segment 0 (the prepared segment 3 exists only if the allocator got to it)
+        }
         ToolRun.of("truncate-after", dir, at, "--backup-dir", backup).succeeded(ExitCode.OK);
         assertEquals(log.positions.subList(0, 3), log.replay(ReplayPolicy.STRICT));
         try (Stream<Path> files = Files.list(backup)) {
-            assertEquals(4, files.count());
+            assertEquals(later, files.count());
         }
+        assertTrue(later >= 2, "segments 1 and 2 at least");
     }
 
     @Test
