@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *       the durable position (appenders) or parks until the holder releases it (the sync thread).</li>
  *   <li>The role is held only to claim a flush and to publish finished ones, never across the
  *       write and sync: up to {@code pipelineDepth} claimed flushes run at once, each in the thread
- *       that claimed it (1 for Periodic, Batch and Group; more for Adaptive). A flush that finishes
+ *       that claimed it (1, unless Adaptive's pipelining is switched on). A flush that finishes
  *       while another thread holds the role is published by that holder: every release of the role
  *       re-checks for a finished flush after a full fence, and the finisher marks its flush done
  *       before it tries the role, so one of the two always publishes it (Dekker again).</li>
