@@ -67,9 +67,7 @@ final class MappedSegmentFile implements SegmentFile {
 
     @Override
     public void flush(int from, int to) throws IOException {
-        checkWritable();
-        write(0, from, to);
-        channel.force(false);
+        flushHeaderAndRange(0, from, to, 0);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.commitlog.lifecycle;
 
 import dev.commitlog.io.SegmentFile;
+import dev.commitlog.io.ForwardingStorageLayer;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.metrics.MetricsRecorder;
 import dev.commitlog.replay.SegmentRef;
@@ -31,11 +32,10 @@ import org.slf4j.LoggerFactory;
  * While the allocator waits, one warning is logged at once and then at most every
  * {@link #WARN_INTERVAL_NANOS}; {@link #close} ends the wait with an {@link IOException}.
  */
-public final class SpaceLimitedStorage implements StorageLayer, AutoCloseable {
+public final class SpaceLimitedStorage extends ForwardingStorageLayer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpaceLimitedStorage.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    private final StorageLayer delegate;
     private final Path directory;
     private final long budget;
     private final SpaceListener listener;
@@ -51,7 +51,7 @@ public final class SpaceLimitedStorage implements StorageLayer, AutoCloseable {
      */
     public SpaceLimitedStorage(StorageLayer delegate, Path directory, long budget, SpaceListener listener, MetricsRecorder metrics)
             throws IOException {
-        this.delegate = delegate;
+        super(delegate);
         this.directory = directory;
         this.budget = budget;
         this.listener = listener;
@@ -194,26 +194,6 @@ public final class SpaceLimitedStorage implements StorageLayer, AutoCloseable {
         }
         delegate.delete(path);
         release(size);
-    }
-
-    @Override
-    public SegmentFile open(Path path, boolean writable) throws IOException {
-        return delegate.open(path, writable);
-    }
-
-    @Override
-    public List<Path> list(Path directory) throws IOException {
-        return delegate.list(directory);
-    }
-
-    @Override
-    public long size(Path path) throws IOException {
-        return delegate.size(path);
-    }
-
-    @Override
-    public void syncDirectory(Path directory) throws IOException {
-        delegate.syncDirectory(directory);
     }
 
     /** Ends any wait for space: the waiting {@link #create} throws. */

@@ -29,10 +29,9 @@ import java.util.function.Consumer;
  * the disk full. Only {@link SegmentFile#flushHeaderAndRange(int, int, int, int)} is
  * delayed and counted; recovery's flushes pass straight through.
  */
-public final class SlowLaneStorage implements StorageLayer {
+public final class SlowLaneStorage extends ForwardingStorageLayer {
     /** How long an overtaken flush lingers before it reaches the device. */
     private static final long OVERTAKEN_LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    private final SimulatedDisk disk;
     private final long maxDelayNanos;
     /** Lane flushes between their call and their return; guarded by itself. */
     private final List<LaneFlush> running = new ArrayList<>();
@@ -50,7 +49,7 @@ public final class SlowLaneStorage implements StorageLayer {
 
     /** @param maxDelayMicros each lane flush waits uniformly 0 to this many microseconds before it reaches the disk */
     public SlowLaneStorage(SimulatedDisk disk, int maxDelayMicros) {
-        this.disk = disk;
+        super(disk);
         disk.exactLaneWrites();
         this.maxDelayNanos = TimeUnit.MICROSECONDS.toNanos(maxDelayMicros);
     }
@@ -175,32 +174,12 @@ public final class SlowLaneStorage implements StorageLayer {
 
     @Override
     public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
-        return new SlowLanes(disk.create(path, size, header, permissions));
+        return new SlowLanes(super.create(path, size, header, permissions));
     }
 
     @Override
     public SegmentFile open(Path path, boolean writable) throws IOException {
-        return new SlowLanes(disk.open(path, writable));
-    }
-
-    @Override
-    public List<Path> list(Path directory) {
-        return disk.list(directory);
-    }
-
-    @Override
-    public long size(Path path) throws IOException {
-        return disk.size(path);
-    }
-
-    @Override
-    public void delete(Path path) {
-        disk.delete(path);
-    }
-
-    @Override
-    public void syncDirectory(Path directory) {
-        disk.syncDirectory(directory);
+        return new SlowLanes(super.open(path, writable));
     }
 
     private void flushOnLane(SegmentFile file, int headerLength, int from, int to, int lane) throws IOException {
@@ -263,51 +242,19 @@ public final class SlowLaneStorage implements StorageLayer {
     }
 
     /** A segment file whose lane flushes go through {@link #flushOnLane}; everything else is the disk's. */
-    private final class SlowLanes implements SegmentFile {
-        private final SegmentFile file;
-
+    private final class SlowLanes extends ForwardingSegmentFile {
         SlowLanes(SegmentFile file) {
-            this.file = file;
-        }
-
-        @Override
-        public Path path() {
-            return file.path();
-        }
-
-        @Override
-        public int size() {
-            return file.size();
-        }
-
-        @Override
-        public ByteBuffer buffer() {
-            return file.buffer();
-        }
-
-        @Override
-        public void flush(int from, int to) throws IOException {
-            file.flush(from, to);
-        }
-
-        @Override
-        public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
-            file.flushHeaderAndRange(headerLength, from, to);
+            super(file);
         }
 
         @Override
         public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
-            flushOnLane(file, headerLength, from, to, lane);
-        }
-
-        @Override
-        public void close() {
-            file.close();
+            flushOnLane(delegate, headerLength, from, to, lane);
         }
 
         @Override
         public String toString() {
-            return "slow lanes over " + file;
+            return "slow lanes over " + delegate;
         }
     }
 }

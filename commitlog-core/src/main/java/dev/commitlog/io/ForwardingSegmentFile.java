@@ -1,0 +1,58 @@
+package dev.commitlog.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+
+/**
+ * A segment file that passes every operation to another; a wrapper overrides only what it
+ * changes. Every flush form is forwarded as the same form, so a lane flush stays a lane flush
+ * (the interface's default would serialise the lanes of a file that runs them concurrently).
+ */
+public abstract class ForwardingSegmentFile implements SegmentFile {
+    protected final SegmentFile delegate;
+
+    protected ForwardingSegmentFile(SegmentFile delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public Path path() {
+        return delegate.path();
+    }
+
+    @Override
+    public int size() {
+        return delegate.size();
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        return delegate.buffer();
+    }
+
+    @Override
+    public void flush(int from, int to) throws IOException {
+        delegate.flush(from, to);
+    }
+
+    @Override
+    public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
+        delegate.flushHeaderAndRange(headerLength, from, to);
+    }
+
+    @Override
+    public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
+        delegate.flushHeaderAndRange(headerLength, from, to, lane);
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+
+    @Override
+    public String toString() {
+        return delegate.toString();
+    }
+}

@@ -1,0 +1,50 @@
+package dev.commitlog.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A storage layer that passes every operation to another; a wrapper overrides only what it
+ * changes (the space budget, a slowed or instrumented device).
+ */
+public abstract class ForwardingStorageLayer implements StorageLayer {
+    protected final StorageLayer delegate;
+
+    protected ForwardingStorageLayer(StorageLayer delegate) {
+        this.delegate = delegate;
+    }
+
+    @Override
+    public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
+        return delegate.create(path, size, header, permissions);
+    }
+
+    @Override
+    public SegmentFile open(Path path, boolean writable) throws IOException {
+        return delegate.open(path, writable);
+    }
+
+    @Override
+    public List<Path> list(Path directory) throws IOException {
+        return delegate.list(directory);
+    }
+
+    @Override
+    public long size(Path path) throws IOException {
+        return delegate.size(path);
+    }
+
+    @Override
+    public void delete(Path path) throws IOException {
+        delegate.delete(path);
+    }
+
+    @Override
+    public void syncDirectory(Path directory) throws IOException {
+        delegate.syncDirectory(directory);
+    }
+}
