@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.commitlog.bench.sut.SyncAblation;
 import dev.commitlog.bench.sweep.AsyncOptions;
 import dev.commitlog.bench.sweep.CellTiming;
 import dev.commitlog.bench.sweep.SweepOptions;
@@ -63,7 +64,16 @@ class SweepOptionsTest {
         assertEquals(Path.of("x.csv"), o.csv());
         assertTrue(o.keep());
         assertTrue(o.ablation());
+        assertEquals(SyncAblation.labels(), o.ablations());
         assertEquals(new AsyncOptions(List.of(2, 16), 65536, List.of("adaptive", "group")), o.async());
+    }
+
+    @Test
+    void ablationColumnsCanBeChosen() throws UsageException {
+        SweepOptions o = SweepOptions.parse(List.of("--ablation=adaptive-ungated4,batch-classic", "--peers", "none"));
+        assertEquals(List.of("adaptive-ungated4", "batch-classic"), o.ablations());
+        UsageException e = assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--ablation=adaptive-fast")));
+        assertTrue(e.getMessage().contains("unknown ablation column 'adaptive-fast'"), e.getMessage());
     }
 
     @Test

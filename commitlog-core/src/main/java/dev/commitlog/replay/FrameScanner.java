@@ -39,7 +39,17 @@ final class FrameScanner {
     private int frameOffset;
     private int alignedLength;
     private int payloadLength;
-    private String reason;
+    /** What was wrong with the last BAD frame (null otherwise), and the figures its reason quotes. */
+    private Problem problem;
+    private int detailA;
+    private int detailB;
+    private int detailC;
+
+    /**
+     * Why a frame is BAD. The reason string is built only when asked for: resynchronising after
+     * damage scans every aligned offset of a segment, and most of them are BAD.
+     */
+    private enum Problem { NO_ROOM, END_CRC, ABORT_SIZE, ABORT_CRC, SHORT, PAST_END, CRC, PADDING }
 
     /** Points the scanner at a segment's mapped bytes. */
     void reset(ByteBuffer segmentBytes, long basePosition) {
@@ -54,9 +64,9 @@ final class FrameScanner {
         frameOffset = offset;
         alignedLength = 0;
         payloadLength = 0;
-        reason = null;
+        problem = null;
         if (offset > recordLimit) {
-            return bad("no room for a frame header at offset " + offset + " (segment ends at " + segment.capacity() + ")");
+            return bad(Problem.NO_ROOM, offset, segment.capacity(), 0);
         }
         int length = segment.getInt(offset);
         long position = basePosition + offset;
@@ -65,37 +75,37 @@ final class FrameScanner {
         }
         if (length == END_OF_SEGMENT) {
             return checksum.headerOnly(position, length) == storedCrc(offset) ? Kind.END
-                    : bad("end-of-segment marker with a bad checksum");
+                    : bad(Problem.END_CRC, 0, 0, 0);
         }
         if (length < 0) {
             int skip = -length;
             if (skip < HEADER_LENGTH || skip % ALIGNMENT != 0 || (long) offset + skip > recordLimit) {
-                return bad("aborted-claim length " + skip + " is not a valid frame size here");
+                return bad(Problem.ABORT_SIZE, skip, 0, 0);
             }
             if (checksum.headerOnly(position, length) != storedCrc(offset)) {
-                return bad("aborted-claim marker with a bad checksum");
+                return bad(Problem.ABORT_CRC, 0, 0, 0);
             }
             alignedLength = skip;
             return Kind.ABORTED;
         }
         if (length < HEADER_LENGTH) {
-            return bad("frame length " + length + " is shorter than the " + HEADER_LENGTH + "-byte frame header");
+            return bad(Problem.SHORT, length, 0, 0);
         }
         int aligned = RecordDescriptor.alignedLength(length);
         if (aligned < 0 || (long) offset + aligned > recordLimit) {
-            return bad("frame length " + length + " runs past the end of the segment");
+            return bad(Problem.PAST_END, length, 0, 0);
         }
         int payload = length - HEADER_LENGTH;
         payloadView.limit(offset + length).position(offset + HEADER_LENGTH);
         int computed = checksum.begin(position, length).update(payloadView).value();
         int stored = storedCrc(offset);
         if (computed != stored) {
-            return bad(String.format("checksum mismatch (stored 0x%08x, computed 0x%08x) for a %d-byte record", stored, computed, payload));
+            return bad(Problem.CRC, stored, computed, payload);
         }
         for (int pad = offset + length; pad < offset + aligned; pad++) {
             if (segment.get(pad) != 0) {
                 // Padding is not under the CRC; writers leave it zero, so anything else is damage.
-                return bad("non-zero padding byte after a " + payload + "-byte record");
+                return bad(Problem.PADDING, payload, 0, 0);
             }
         }
         alignedLength = aligned;
@@ -118,8 +128,11 @@ final class FrameScanner {
         return segment.getInt(offset + 4);
     }
 
-    private Kind bad(String why) {
-        reason = why;
+    private Kind bad(Problem what, int a, int b, int c) {
+        problem = what;
+        detailA = a;
+        detailB = b;
+        detailC = c;
         return Kind.BAD;
     }
 
@@ -140,7 +153,20 @@ final class FrameScanner {
         return payloadLength;
     }
 
+    /** What was wrong with the last frame scanned, or null if it was not BAD. */
     String reason() {
-        return reason;
+        if (problem == null) {
+            return null;
+        }
+        return switch (problem) {
+            case NO_ROOM -> "no room for a frame header at offset " + detailA + " (segment ends at " + detailB + ")";
+            case END_CRC -> "end-of-segment marker with a bad checksum";
+            case ABORT_SIZE -> "aborted-claim length " + detailA + " is not a valid frame size here";
+            case ABORT_CRC -> "aborted-claim marker with a bad checksum";
+            case SHORT -> "frame length " + detailA + " is shorter than the " + HEADER_LENGTH + "-byte frame header";
+            case PAST_END -> "frame length " + detailA + " runs past the end of the segment";
+            case CRC -> String.format("checksum mismatch (stored 0x%08x, computed 0x%08x) for a %d-byte record", detailA, detailB, detailC);
+            case PADDING -> "non-zero padding byte after a " + detailA + "-byte record";
+        };
     }
 }

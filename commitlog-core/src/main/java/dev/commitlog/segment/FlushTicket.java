@@ -25,10 +25,6 @@ public final class FlushTicket {
     int to;
     int records;
     long elapsedNanos;
-    /** When it was claimed: the overlap gate weighs claim-to-publication time. */
-    long claimedNanos;
-    /** Another flush ran during some of this one's time (read only once it is published). */
-    boolean overlapped;
     volatile int state = FREE;
 
     @Override

@@ -60,7 +60,7 @@ public final class SegmentSyncer {
     /** A claimed, unpublished flush rewrites the header: no other may touch it until it is published. */
     private boolean headerInFlight;
     private final FlushTicket[] tickets = new FlushTicket[MAX_PIPELINE_DEPTH];
-    private OverlapGate overlapGate = new OverlapGate(true);
+    private OverlapTrials overlapTrials = new OverlapTrials(true);
     /** Flushes claimed and published so far; the ones in between are in flight (or done, unpublished). */
     private volatile long claimed;
     private volatile long published;
@@ -123,7 +123,7 @@ public final class SegmentSyncer {
     /**
      * Claims the next flush: everything published past the last claimed flush, up to the end of
      * its segment. Returns null when there is nothing new, when {@code depth} flushes are already
-     * outstanding, when one is and overlapping does not pay on this device ({@link OverlapGate}),
+     * outstanding, when one is and overlapping has not measured faster here ({@link OverlapTrials}),
      * or when the segment is claimed to its end and its flushes are not all published yet. Role holder only; the caller must run the ticket ({@link #performFlush}) and then
      * report it ({@link #completed} or {@link #abandoned}).
      *
@@ -132,7 +132,7 @@ public final class SegmentSyncer {
     public FlushTicket claimFlush(int depth) {
         long sequence = claimed;
         int running = (int) (sequence - published);
-        if (running >= depth || (running > 0 && !overlapGate.allowsOverlap())) {
+        if (running >= depth || (running > 0 && !overlapTrials.allowsOverlap())) {
             return null;
         }
         if (endSeen && claimedOffset == syncing.size()) {
@@ -165,11 +165,6 @@ public final class SegmentSyncer {
             syncing.writeDurableMark(durableNow, SegmentHeader.durableMarkCrc(syncing.id(), durableNow, markScratch, markCrc));
             ticket.headerLength = SegmentDescriptor.HEADER_LENGTH;
             headerInFlight = true;
-        }
-        ticket.overlapped = running > 0;
-        ticket.claimedNanos = System.nanoTime();
-        for (long earlier = published; earlier < sequence; earlier++) {
-            tickets[(int) (earlier % tickets.length)].overlapped = true; // they run while this one does
         }
         recordsSinceClaim = 0;
         claimedOffset = flushTo;
@@ -246,8 +241,7 @@ public final class SegmentSyncer {
                 break;
             }
             metrics.flushCompleted(ticket.records, ticket.to - ticket.from, ticket.elapsedNanos);
-            // Claim to publication: what the flush's writers waited, hand-off to an earlier flush included.
-            overlapGate.record(System.nanoTime() - ticket.claimedNanos, ticket.overlapped);
+            overlapTrials.published(ticket.records, System.nanoTime());
             lastFlushRecords = ticket.records;
             lastFlushNanos = ticket.elapsedNanos;
             if (ticket.headerLength > 0) {
@@ -294,17 +288,17 @@ public final class SegmentSyncer {
     }
 
     /**
-     * Whether a flush may start while another runs only when overlapping has measured cheap enough
-     * ({@link OverlapGate}; the default), or whenever the depth allows (the ablation). Called by the
-     * sync service before its thread starts.
+     * Whether a flush may start while another runs only when trials measure overlap as faster
+     * ({@link OverlapTrials}; the default), or whenever the depth allows (the ablation). Called by
+     * the sync service before its thread starts.
      */
     public void gateOverlap(boolean gate) {
-        overlapGate = new OverlapGate(gate);
+        overlapTrials = new OverlapTrials(gate);
     }
 
-    /** What overlapping flushes costs here, as measured so far (role holder, or tests). */
-    OverlapGate overlapGate() {
-        return overlapGate;
+    /** What the overlap trials have chosen so far (role holder, or tests). */
+    OverlapTrials overlapTrials() {
+        return overlapTrials;
     }
 
     /** Records the last published flush made durable. */

@@ -14,7 +14,8 @@ import dev.commitlog.segment.SegmentSyncer;
  *       {@code commit_delay} gated by {@code commit_siblings}, both measured instead of configured).
  *       A lone writer never waits: the previous flush released one record, the one being flushed;</li>
  *   <li>flush pipelining ({@link SyncTuning#ADAPTIVE_PIPELINE}): up to N flushes write and sync at
- *       once while the overlap gate measures overlapping as cheap on this device.</li>
+ *       once while short trials measure overlapping as making more records durable per second than
+ *       flushing alone, on this device and under this load.</li>
  * </ul>
  */
 public final class AdaptiveSyncService extends BatchSyncService {

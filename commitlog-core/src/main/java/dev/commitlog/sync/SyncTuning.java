@@ -17,7 +17,7 @@ package dev.commitlog.sync;
  *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once
  *       (1 makes it Batch plus the gather).</li>
  *   <li>{@code dev.commitlog.sync.adaptiveOverlapGate=false}: Adaptive overlaps flushes whenever
- *       the pipeline has room, instead of only while overlapping measures cheap on this device.</li>
+ *       the pipeline has room, instead of only while trials measure overlapping as faster here.</li>
  * </ul>
  */
 public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,

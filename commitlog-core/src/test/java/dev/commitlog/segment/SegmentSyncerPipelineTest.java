@@ -66,7 +66,7 @@ class SegmentSyncerPipelineTest {
     private final FrameChecksum checksum = new FrameChecksum();
 
     {
-        syncer.gateOverlap(false); // these tests drive overlap by hand; OverlapGateTest covers the gate
+        syncer.gateOverlap(false); // these tests drive overlap by hand; OverlapTrialsTest covers the trials
     }
 
     private long append(Segment target) {

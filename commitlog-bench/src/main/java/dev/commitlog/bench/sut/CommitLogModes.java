@@ -33,7 +33,8 @@ public final class CommitLogModes {
     }
 
     /** The {@code --ablation} columns, one per {@link SyncAblation}, in declaration order. */
-    public static List<CommitLogContender> ablations() {
-        return Arrays.stream(SyncAblation.values()).map(CommitLogContender::new).toList();
+    /** The ablation columns with these labels, in their declared order. */
+    public static List<CommitLogContender> ablations(List<String> labels) {
+        return Arrays.stream(SyncAblation.values()).filter(a -> labels.contains(a.label())).map(CommitLogContender::new).toList();
     }
 }

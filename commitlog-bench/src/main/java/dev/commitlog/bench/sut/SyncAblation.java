@@ -3,7 +3,9 @@ package dev.commitlog.bench.sut;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.sync.SyncTuning;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -22,7 +24,7 @@ public enum SyncAblation {
     BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
     /** Adaptive waiting (up to half a flush) for the appenders the previous flush released; off by default. */
     ADAPTIVE_GATHER("adaptive-gather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, true)),
-    /** Adaptive with up to four flushes at once, while the overlap gate measures overlap as cheap (off by default). */
+    /** Adaptive with up to four flushes at once, while trials measure overlap as faster (off by default). */
     ADAPTIVE_PIPELINE("adaptive-pipeline4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4)),
     /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
     ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false));
@@ -56,6 +58,11 @@ public enum SyncAblation {
         this.label = label;
         this.mode = mode;
         this.switches = switches;
+    }
+
+    /** Every column's label, in declared order. */
+    public static List<String> labels() {
+        return Arrays.stream(values()).map(SyncAblation::label).toList();
     }
 
     public String label() {

@@ -4,6 +4,7 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.bench.UsageException;
 import dev.commitlog.bench.peer.PeerCatalog;
 import dev.commitlog.bench.sut.CommitLogModes;
+import dev.commitlog.bench.sut.SyncAblation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.Set;
  * {@code --full} whatever their order.
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
-                           boolean ablation, AsyncOptions async,
+                           List<String> ablations, AsyncOptions async,
                            CellTiming timing, int rounds, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
@@ -41,9 +42,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --threads LIST          writer threads per cell (default 1,2,4,8,16,32,64,128,256)",
             "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + "), or none",
             "  --group-window-ms LIST  group windows; each is its own column, e.g. group-2ms (default 1,2,10)",
-            "  --ablation              add columns with one sync mechanism switched off (or on): batch-classic,",
-            "                          batch-cascade, adaptive-gather, adaptive-pipeline4, adaptive-ungated4",
-            "                          (tables only, not targets)",
+            "  --ablation[=LIST]       add columns with one sync mechanism switched off (or on): all of",
+            "                          " + String.join(", ", SyncAblation.labels()) + ",",
+            "                          or those listed (tables only, not targets)",
             "  --async-submitters LIST appendAsync section: submitting threads per row (default 1,4), or none",
             "  --async-in-flight N     appends each submitting thread keeps outstanding (default 4096)",
             "  --async-modes LIST      sync modes of the async section (default batch,adaptive; not periodic)",
@@ -69,7 +70,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         List<Integer> threads = DEFAULT_THREADS;
         List<String> modes = CommitLogModes.names();
         List<Integer> windows = DEFAULT_GROUP_WINDOWS_MS;
-        boolean ablation = false;
+        List<String> ablations = List.of();
         List<Integer> asyncSubmitters = AsyncOptions.DEFAULT_SUBMITTERS;
         int asyncInFlight = AsyncOptions.DEFAULT_IN_FLIGHT;
         List<String> asyncModes = AsyncOptions.DEFAULT_MODES;
@@ -100,7 +101,8 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 case "--help", "-h" -> help = true;
                 case "--full" -> full = true;
                 case "--keep" -> keep = true;
-                case "--ablation" -> ablation = true;
+                case "--ablation" -> ablations = inline == null ? SyncAblation.labels()
+                        : list(flag, inline, v -> ablationLabel("--ablation", v));
                 default -> {
                     String value;
                     if (inline != null) {
@@ -136,7 +138,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 }
             }
         }
-        if (modes.isEmpty() && peers.isEmpty() && !ablation && asyncSubmitters.isEmpty()) {
+        if (modes.isEmpty() && peers.isEmpty() && ablations.isEmpty() && asyncSubmitters.isEmpty()) {
             throw new UsageException("nothing to measure: --modes none, --peers none and --async-submitters none");
         }
         if (deviceLatency > 0 && !peers.isEmpty()) {
@@ -146,7 +148,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         CellTiming timing = new CellTiming(
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
-        return new SweepOptions(threads, modes, windows, ablation,
+        return new SweepOptions(threads, modes, windows, ablations,
                 new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, recordBytes, deviceLatency, dir, peers,
                 csv, chart, markdown, keep, help);
     }
@@ -217,6 +219,19 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                     + "periodic sync, so its rate would measure the sync period (use batch, group or adaptive)");
         }
         return m;
+    }
+
+    private static String ablationLabel(String flag, String value) throws UsageException {
+        if (!SyncAblation.labels().contains(value)) {
+            throw new UsageException(flag + ": unknown ablation column '" + value + "' (columns: "
+                    + String.join(",", SyncAblation.labels()) + ")");
+        }
+        return value;
+    }
+
+    /** Whether any ablation column is measured. */
+    public boolean ablation() {
+        return !ablations.isEmpty();
     }
 
     private static String peer(String flag, String value) throws UsageException {

@@ -41,9 +41,7 @@ public final class SweepRunner {
     /** Runs the sweep and returns what it measured (also written to the output files). */
     public SweepResults run() throws IOException, InterruptedException {
         List<CommitLogContender> ours = new ArrayList<>(CommitLogModes.contenders(options.modes(), options.groupWindowsMs()));
-        if (options.ablation()) {
-            ours.addAll(CommitLogModes.ablations());
-        }
+        ours.addAll(CommitLogModes.ablations(options.ablations()));
         List<Contender> contenders = new ArrayList<>(ours.stream().map(this::onDevice).toList());
         options.peers().forEach(p -> contenders.add(PeerCatalog.create(p)));
         AsyncOptions async = options.async();
