@@ -4,19 +4,22 @@ import dev.commitlog.config.CommitFailurePolicy;
 import dev.commitlog.segment.SegmentSyncer;
 
 /**
- * Adaptive mode: Batch's leader/follower flushes with no window to tune, and two optional
- * mechanisms, both measured and both off by default because neither paid on the devices tested
- * (docs/design.md, docs/benchmarks.md):
+ * Adaptive mode: Batch's leader/follower flushes with no window to tune, plus two mechanisms:
  * <ul>
- *   <li>the gather ({@link SyncTuning#ADAPTIVE_GATHER}): before a flush that starts with none
- *       outstanding, wait for the appenders the previous flush released to come back, but only while
- *       they keep arriving and never longer than half the measured flush time (PostgreSQL's
- *       {@code commit_delay} gated by {@code commit_siblings}, both measured instead of configured).
- *       A lone writer never waits: the previous flush released one record, the one being flushed;</li>
- *   <li>flush pipelining ({@link SyncTuning#ADAPTIVE_PIPELINE}): up to N flushes write and sync at
- *       once while short trials measure overlapping as making more records durable per second than
- *       flushing alone, on this device and under this load.</li>
+ *   <li>flush pipelining ({@link SyncTuning#ADAPTIVE_PIPELINE}, on by default): up to
+ *       {@value SyncTuning#DEFAULT_ADAPTIVE_PIPELINE} flushes write and sync at once, but a flush
+ *       may start while another runs only while short trials measure overlap as making more records
+ *       durable per second than flushing alone, on this device under this load. Measured, the
+ *       trials keep flushes alone on a disk that serialises syncs (where overlap lost up to 40%) and
+ *       overlap them on one that runs syncs in parallel (where it gained up to 60%);</li>
+ *   <li>the gather ({@link SyncTuning#ADAPTIVE_GATHER}, off by default: it measured within noise):
+ *       before a flush that starts with none outstanding, wait for the appenders the previous flush
+ *       released to come back, but only while they keep arriving and never longer than half the
+ *       measured flush time (PostgreSQL's {@code commit_delay} gated by {@code commit_siblings},
+ *       both measured instead of configured). A lone writer never waits: the previous flush
+ *       released one record, the one being flushed.</li>
  * </ul>
+ * See docs/design.md and docs/benchmarks.md.
  */
 public final class AdaptiveSyncService extends BatchSyncService {
     /** Give up gathering when no new record was published for this long. */

@@ -15,7 +15,7 @@ package dev.commitlog.sync;
  *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
  *       a flush) for the appenders the previous flush released.</li>
  *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once
- *       (1 makes it Batch plus the gather).</li>
+ *       (1 makes it Batch plus the gather; default {@value #DEFAULT_ADAPTIVE_PIPELINE}).</li>
  *   <li>{@code dev.commitlog.sync.adaptiveOverlapGate=false}: Adaptive overlaps flushes whenever
  *       the pipeline has room, instead of only while trials measure overlapping as faster here.</li>
  * </ul>
@@ -27,8 +27,11 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
     public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
     public static final String ADAPTIVE_OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
-    /** Flushes Adaptive runs at once by default. */
-    public static final int DEFAULT_ADAPTIVE_PIPELINE = 1;
+    /**
+     * Flushes Adaptive may run at once by default; whether a second one may start while one runs is
+     * decided by trials that measure records made durable per second with and without overlap.
+     */
+    public static final int DEFAULT_ADAPTIVE_PIPELINE = 4;
 
     static SyncTuning fromSystemProperties() {
         return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),

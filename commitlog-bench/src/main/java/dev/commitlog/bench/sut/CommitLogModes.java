@@ -32,8 +32,7 @@ public final class CommitLogModes {
         return out;
     }
 
-    /** The {@code --ablation} columns, one per {@link SyncAblation}, in declaration order. */
-    /** The ablation columns with these labels, in their declared order. */
+    /** The {@code --ablation} columns with these labels, in {@link SyncAblation} declaration order. */
     public static List<CommitLogContender> ablations(List<String> labels) {
         return Arrays.stream(SyncAblation.values()).filter(a -> labels.contains(a.label())).map(CommitLogContender::new).toList();
     }

@@ -24,8 +24,8 @@ public enum SyncAblation {
     BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
     /** Adaptive waiting (up to half a flush) for the appenders the previous flush released; off by default. */
     ADAPTIVE_GATHER("adaptive-gather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, true)),
-    /** Adaptive with up to four flushes at once, while trials measure overlap as faster (off by default). */
-    ADAPTIVE_PIPELINE("adaptive-pipeline4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4)),
+    /** Adaptive with one flush at a time: Batch's mechanism, without the overlap trials. */
+    ADAPTIVE_SOLO("adaptive-solo", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 1)),
     /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
     ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false));
 

@@ -32,7 +32,7 @@ class SyncAblationTest {
         assertEquals(Map.of(INLINE, "false", CASCADE, "false"), seenDuringOpen(SyncAblation.BATCH_CLASSIC));
         assertEquals(Map.of(CASCADE, "true"), seenDuringOpen(SyncAblation.BATCH_CASCADE));
         assertEquals(Map.of(GATHER, "true"), seenDuringOpen(SyncAblation.ADAPTIVE_GATHER));
-        assertEquals(Map.of(PIPELINE, "4"), seenDuringOpen(SyncAblation.ADAPTIVE_PIPELINE));
+        assertEquals(Map.of(PIPELINE, "1"), seenDuringOpen(SyncAblation.ADAPTIVE_SOLO));
         assertEquals(Map.of(PIPELINE, "4", OVERLAP_GATE, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_UNGATED));
         assertNull(System.getProperty(INLINE));
         assertNull(System.getProperty(CASCADE));
