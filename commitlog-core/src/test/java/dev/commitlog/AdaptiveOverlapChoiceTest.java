@@ -9,6 +9,7 @@ import dev.commitlog.io.ForwardingSegmentFile;
 import dev.commitlog.io.ForwardingStorageLayer;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.metrics.CommitLogMetrics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -42,20 +43,24 @@ class AdaptiveOverlapChoiceTest {
     @Test
     void aParallelDeviceGetsOverlappingFlushes() throws Exception {
         DelayedDevice device = new DelayedDevice(false);
-        run(device);
+        CommitLogMetrics metrics = run(device);
         assertTrue(device.overlappedShare() > 0.5, "flushes that started while another ran: " + device);
+        assertTrue(metrics.overlappedFlushes() > metrics.flushes() / 2, "the metrics show it: " + metrics);
     }
 
     @Test
     void aSerialDeviceGetsFlushesOneAtATime() throws Exception {
         DelayedDevice device = new DelayedDevice(true);
-        run(device);
+        CommitLogMetrics metrics = run(device);
         assertTrue(device.overlappedShare() < 0.25, "flushes that started while another ran: " + device);
+        assertTrue(metrics.overlappedFlushes() < metrics.flushes() / 4, "the metrics show it: " + metrics);
     }
 
-    private void run(DelayedDevice device) throws Exception {
+    /** Runs the writers and returns the log's metrics as it closes. */
+    private CommitLogMetrics run(DelayedDevice device) throws Exception {
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.ADAPTIVE).build();
         AtomicReference<Throwable> problem = new AtomicReference<>();
+        CommitLogMetrics metrics;
         try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
             List<Thread> writers = new ArrayList<>();
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WARMUP_MILLIS + MEASURED_MILLIS);
@@ -78,10 +83,13 @@ class AdaptiveOverlapChoiceTest {
             for (Thread writer : writers) {
                 writer.join();
             }
+            metrics = log.metrics();
         }
         assertNull(problem.get());
         assertTrue(device.starts.get() > 100, "too few flushes to judge: " + device);
-        System.out.println("adaptive overlap choice: " + device);
+        System.out.println("adaptive overlap choice: " + device + "; metrics: " + metrics.overlappedFlushes() + " of "
+                + metrics.flushes() + " flushes overlapped");
+        return metrics;
     }
 
     /** Lane flushes take {@link #FLUSH_MILLIS} more: all at once, or (serial) one after another. */

@@ -139,6 +139,11 @@ public final class CommitLogJmx implements CommitLogMXBean, AutoCloseable {
     }
 
     @Override
+    public long getOverlappedFlushes() {
+        return metrics().overlappedFlushes();
+    }
+
+    @Override
     public long getRecordsFlushed() {
         return metrics().recordsFlushed();
     }

@@ -25,6 +25,8 @@ public final class FlushTicket {
     int to;
     int records;
     long elapsedNanos;
+    /** Another flush was running when this one was claimed. */
+    boolean overlapped;
     volatile int state = FREE;
 
     @Override

@@ -160,6 +160,7 @@ public final class SegmentSyncer {
         ticket.to = (int) flushTo;
         ticket.records = recordsSinceClaim;
         ticket.headerLength = 0;
+        ticket.overlapped = running > 0;
         long durableNow = durable.get();
         if (!headerInFlight && durableNow > 0) {
             syncing.writeDurableMark(durableNow, SegmentHeader.durableMarkCrc(syncing.id(), durableNow, markScratch, markCrc));
@@ -240,7 +241,7 @@ public final class SegmentSyncer {
             if (ticket.state != FlushTicket.DONE) {
                 break;
             }
-            metrics.flushCompleted(ticket.records, ticket.to - ticket.from, ticket.elapsedNanos);
+            metrics.flushCompleted(ticket.records, ticket.to - ticket.from, ticket.elapsedNanos, ticket.overlapped);
             overlapTrials.published(ticket.records, System.nanoTime());
             lastFlushRecords = ticket.records;
             lastFlushNanos = ticket.elapsedNanos;
