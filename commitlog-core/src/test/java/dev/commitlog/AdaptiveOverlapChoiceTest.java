@@ -11,12 +11,9 @@ import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -115,8 +112,8 @@ class AdaptiveOverlapChoiceTest {
         }
 
         @Override
-        public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
-            return new DelayedFile(super.create(path, size, header, permissions));
+        protected SegmentFile wrap(SegmentFile file) {
+            return new DelayedFile(file);
         }
 
         @Override

@@ -18,14 +18,22 @@ public abstract class ForwardingStorageLayer implements StorageLayer {
         this.delegate = delegate;
     }
 
+    /**
+     * Every file this layer creates or opens passes through here: a wrapper that changes only what
+     * files do overrides this (with a {@link ForwardingSegmentFile}) and nothing else.
+     */
+    protected SegmentFile wrap(SegmentFile file) {
+        return file;
+    }
+
     @Override
     public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
-        return delegate.create(path, size, header, permissions);
+        return wrap(delegate.create(path, size, header, permissions));
     }
 
     @Override
     public SegmentFile open(Path path, boolean writable) throws IOException {
-        return delegate.open(path, writable);
+        return wrap(delegate.open(path, writable));
     }
 
     @Override

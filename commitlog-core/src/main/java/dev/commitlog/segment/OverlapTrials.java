@@ -84,18 +84,16 @@ final class OverlapTrials {
         epochFlushes++;
         epochRecords += records;
         long elapsed = nowNanos - epochStart;
-        if (elapsed > VOID_AFTER_NANOS) {
-            if (trialEpoch >= 0) {
-                voided++;
-                startTrial();
-            } else {
-                exploitLeft--;
-            }
-            openEpoch(nowNanos);
-        } else if (elapsed >= EPOCH_NANOS && epochFlushes >= EPOCH_MIN_FLUSHES) {
-            endEpoch(elapsed);
-            openEpoch(nowNanos);
+        boolean overlong = elapsed > VOID_AFTER_NANOS;
+        if (overlong && trialEpoch >= 0) {
+            voided++;
+            startTrial();
+        } else if (overlong || (elapsed >= EPOCH_NANOS && epochFlushes >= EPOCH_MIN_FLUSHES)) {
+            endEpoch(elapsed); // between trials an overlong epoch still counts down to the next trial
+        } else {
+            return;
         }
+        openEpoch(nowNanos);
     }
 
     private void endEpoch(long elapsed) {

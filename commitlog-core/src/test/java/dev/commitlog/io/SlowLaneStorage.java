@@ -1,9 +1,6 @@
 package dev.commitlog.io;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -173,13 +170,8 @@ public final class SlowLaneStorage extends ForwardingStorageLayer {
     }
 
     @Override
-    public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
-        return new SlowLanes(super.create(path, size, header, permissions));
-    }
-
-    @Override
-    public SegmentFile open(Path path, boolean writable) throws IOException {
-        return new SlowLanes(super.open(path, writable));
+    protected SegmentFile wrap(SegmentFile file) {
+        return new SlowLanes(file);
     }
 
     private void flushOnLane(SegmentFile file, int headerLength, int from, int to, int lane) throws IOException {

@@ -5,10 +5,6 @@ import dev.commitlog.io.ForwardingStorageLayer;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -26,13 +22,8 @@ final class SlowFlushStorage extends ForwardingStorageLayer {
     }
 
     @Override
-    public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
-        return new SlowFile(super.create(path, size, header, permissions));
-    }
-
-    @Override
-    public SegmentFile open(Path path, boolean writable) throws IOException {
-        return new SlowFile(super.open(path, writable));
+    protected SegmentFile wrap(SegmentFile file) {
+        return new SlowFile(file);
     }
 
     private void pause() {
