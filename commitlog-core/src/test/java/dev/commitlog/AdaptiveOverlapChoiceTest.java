@@ -40,24 +40,31 @@ class AdaptiveOverlapChoiceTest {
     @Test
     void aParallelDeviceGetsOverlappingFlushes() throws Exception {
         DelayedDevice device = new DelayedDevice(false);
-        CommitLogMetrics metrics = run(device);
+        Measured measured = run(device);
         assertTrue(device.overlappedShare() > 0.5, "flushes that started while another ran: " + device);
-        assertTrue(metrics.overlappedFlushes() > metrics.flushes() / 2, "the metrics show it: " + metrics);
+        assertTrue(measured.overlappedFlushes() > measured.flushes() / 2, "the metrics show it: " + measured);
     }
 
     @Test
     void aSerialDeviceGetsFlushesOneAtATime() throws Exception {
         DelayedDevice device = new DelayedDevice(true);
-        CommitLogMetrics metrics = run(device);
+        Measured measured = run(device);
         assertTrue(device.overlappedShare() < 0.25, "flushes that started while another ran: " + device);
-        assertTrue(metrics.overlappedFlushes() < metrics.flushes() / 4, "the metrics show it: " + metrics);
+        assertTrue(measured.overlappedFlushes() < measured.flushes() / 4, "the metrics show it: " + measured);
     }
 
-    /** Runs the writers and returns the log's metrics as it closes. */
-    private CommitLogMetrics run(DelayedDevice device) throws Exception {
+    /** What the log's metrics counted after the warm-up (the first trials run during it, overlapping half the time). */
+    private record Measured(long flushes, long overlappedFlushes) {
+        static Measured between(CommitLogMetrics before, CommitLogMetrics after) {
+            return new Measured(after.flushes() - before.flushes(), after.overlappedFlushes() - before.overlappedFlushes());
+        }
+    }
+
+    /** Runs the writers and returns what the log's metrics counted after the warm-up. */
+    private Measured run(DelayedDevice device) throws Exception {
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.ADAPTIVE).build();
         AtomicReference<Throwable> problem = new AtomicReference<>();
-        CommitLogMetrics metrics;
+        Measured measured;
         try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
             List<Thread> writers = new ArrayList<>();
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WARMUP_MILLIS + MEASURED_MILLIS);
@@ -77,16 +84,17 @@ class AdaptiveOverlapChoiceTest {
             }
             Thread.sleep(WARMUP_MILLIS);
             device.resetCounts(); // the first trials run during the warm-up
+            CommitLogMetrics afterWarmUp = log.metrics();
             for (Thread writer : writers) {
                 writer.join();
             }
-            metrics = log.metrics();
+            measured = Measured.between(afterWarmUp, log.metrics());
         }
         assertNull(problem.get());
         assertTrue(device.starts.get() > 100, "too few flushes to judge: " + device);
-        System.out.println("adaptive overlap choice: " + device + "; metrics: " + metrics.overlappedFlushes() + " of "
-                + metrics.flushes() + " flushes overlapped");
-        return metrics;
+        System.out.println("adaptive overlap choice: " + device + "; metrics: " + measured.overlappedFlushes() + " of "
+                + measured.flushes() + " flushes overlapped");
+        return measured;
     }
 
     /** Lane flushes take {@link #FLUSH_MILLIS} more: all at once, or (serial) one after another. */

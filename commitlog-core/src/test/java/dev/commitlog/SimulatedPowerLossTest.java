@@ -231,7 +231,8 @@ class SimulatedPowerLossTest {
             capturing = false;
             live.close();
             if (failure.get() != null) {
-                throw new AssertionError("a thread failed in " + mode + " (seed " + seed + ")", failure.get());
+                // The cause in the message too: CI's summary prints the message, not the stack trace.
+                throw new AssertionError("a thread failed in " + mode + " (seed " + seed + "): " + failure.get(), failure.get());
             }
             // After a clean close every acknowledged record is durable, whatever the mode.
             capture("after close");

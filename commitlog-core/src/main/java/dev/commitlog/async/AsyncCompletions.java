@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  *   <li>No completion before the covering flush: an entry completes normally only when its end
  *       position is at or below the durable position read after the wait.</li>
  *   <li>After a failed flush, or on close, the entries the durable position does not cover fail;
- *       none is ever completed normally afterwards, since the durable position never moves again.</li>
+ *       none is ever completed normally afterwards, since the durable position never moves again.
+ *       The durable position is re-read after the failure or closing flag is seen, never before:
+ *       a read from before could miss the last flush and fail records that are durable.</li>
  *   <li>The completion thread parks when every ring is empty; a submitter unparks it after adding an
  *       entry (Dekker handshake on {@code idle}: the ring's volatile tail, a fence, the read of idle;
  *       the completion thread's volatile write of idle, then the re-read of the rings).</li>
@@ -117,10 +119,12 @@ public final class AsyncCompletions implements Runnable {
             sync.await(target, waiter);
             completeCovered(sync.durablePosition());
             RuntimeException failure = sync.failure();
-            if (failure != null) {
-                failRemaining(failure);
-            } else if (closing) {
-                failRemaining(new CommitLogException("commit log closed before the record was durable"));
+            if (failure != null || closing) {
+                // The durable position read above may predate the flush that failed or the sync
+                // service's last flush on close (both come before the flag read just now): what
+                // those flushes covered is durable and must complete normally, so read it again.
+                completeCovered(sync.durablePosition());
+                failRemaining(failure != null ? failure : new CommitLogException("commit log closed before the record was durable"));
             }
         }
     }
