@@ -160,9 +160,9 @@ class SweepSmokeTest {
         assertEquals(0, run.exit(), run.err());
         List<String> modes = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
         assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-cascade", "adaptive-gather", "adaptive-solo",
-                "adaptive-ungated4"), modes);
+                "adaptive-ungated4", "batch-mark-every-flush"), modes);
         String md = Files.readString(run.markdown());
-        String columns = "| threads | batch | adaptive | batch-classic | batch-cascade | adaptive-gather | adaptive-solo | adaptive-ungated4 |";
+        String columns = "| threads | batch | adaptive | batch-classic | batch-cascade | adaptive-gather | adaptive-solo | adaptive-ungated4 | batch-mark-every-flush |";
         assertEquals(3, md.split(Pattern.quote(columns), -1).length - 1,
                 "throughput, p99 and records-per-flush tables carry the ablation columns:\n" + md);
         assertTrue(md.contains("batch-classic: commitlog batch with dev.commitlog.sync.inlineFlush=false "
@@ -170,7 +170,7 @@ class SweepSmokeTest {
         String targets = md.substring(md.indexOf("### Targets"), md.indexOf("### p99"));
         assertTrue(targets.contains("| Adaptive / best of batch, every thread count | min "), targets);
         assertFalse(targets.contains("-classic") || targets.contains("-cascade") || targets.contains("-gather")
-                || targets.contains("-solo") || targets.contains("-ungated4"), targets);
+                || targets.contains("-solo") || targets.contains("-ungated4") || targets.contains("-every-flush"), targets);
         for (String property : List.of("dev.commitlog.sync.inlineFlush", "dev.commitlog.sync.cascadeWakeups",
                 "dev.commitlog.sync.adaptiveGather")) {
             assertNull(System.getProperty(property), property + " is restored (unset) after each open");

@@ -35,12 +35,16 @@ import java.util.function.Consumer;
  *       earlier one: recovery ends the log at the first bad frame past the durable mark, and the
  *       mark never passes the published durable position.</li>
  *   <li>Only one flush at a time rewrites the header's durable mark (a lower bound, so skipping a
- *       rewrite while one is in flight is always safe); the others leave the header alone.</li>
+ *       rewrite is always safe); the others leave the header alone. Past the segment's first page a
+ *       flush rewrites it at most once per mark interval, since the header's block costs a second
+ *       block per fdatasync.</li>
  * </ul>
  */
 public final class SegmentSyncer {
     /** Ring size: the deepest pipeline a sync service may ask for. */
     public static final int MAX_PIPELINE_DEPTH = SegmentFile.MAX_FLUSH_LANES;
+    /** A flush that starts below this offset writes the header's 4 KiB block anyway: the mark rides free. */
+    private static final int HEADER_PAGE = 4096;
 
     private final Sequence durable;
     private final MetricsRecorder metrics;
@@ -59,6 +63,10 @@ public final class SegmentSyncer {
     private long lastFlushNanos;
     /** A claimed, unpublished flush rewrites the header: no other may touch it until it is published. */
     private boolean headerInFlight;
+    /** Flushes past the header's page rewrite the mark at most this often (0: every flush). */
+    private long markIntervalNanos;
+    /** When a claimed flush last carried the mark. */
+    private long lastMarkNanos;
     private final FlushTicket[] tickets = new FlushTicket[MAX_PIPELINE_DEPTH];
     private OverlapTrials overlapTrials = new OverlapTrials(true);
     /** Flushes claimed and published so far; the ones in between are in flight (or done, unpublished). */
@@ -162,7 +170,7 @@ public final class SegmentSyncer {
         ticket.headerLength = 0;
         ticket.overlapped = running > 0;
         long durableNow = durable.get();
-        if (!headerInFlight && durableNow > 0) {
+        if (!headerInFlight && durableNow > 0 && markDue(ticket.from)) {
             syncing.writeDurableMark(durableNow, SegmentHeader.durableMarkCrc(syncing.id(), durableNow, markScratch, markCrc));
             ticket.headerLength = SegmentDescriptor.HEADER_LENGTH;
             headerInFlight = true;
@@ -173,6 +181,22 @@ public final class SegmentSyncer {
         ticket.state = FlushTicket.RUNNING;
         claimed = sequence + 1;
         return ticket;
+    }
+
+    /**
+     * Whether a flush from {@code from} should carry the durable mark: always while it writes the
+     * header's page anyway, else once the mark interval has passed since the last one did.
+     */
+    private boolean markDue(int from) {
+        if (markIntervalNanos == 0) {
+            return true;
+        }
+        long now = System.nanoTime();
+        if (from >= HEADER_PAGE && now - lastMarkNanos < markIntervalNanos) {
+            return false;
+        }
+        lastMarkNanos = now;
+        return true;
     }
 
     /**
@@ -295,6 +319,18 @@ public final class SegmentSyncer {
      */
     public void gateOverlap(boolean gate) {
         overlapTrials = new OverlapTrials(gate);
+    }
+
+    /**
+     * How often, at most, a flush past the header's page also rewrites the durable mark (0: every
+     * flush). Called by the sync service before its thread starts.
+     */
+    public void markInterval(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("durable mark interval " + nanos + " ns is negative");
+        }
+        markIntervalNanos = nanos;
+        lastMarkNanos = System.nanoTime() - nanos; // the first flush past the first page may carry it
     }
 
     /** What the overlap trials have chosen so far (role holder, or tests). */

@@ -2,12 +2,9 @@ package dev.commitlog.segment;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.commitlog.io.SegmentFile;
 import dev.commitlog.metrics.MetricsRecorder;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.record.RecordDescriptor;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,43 +20,8 @@ class SegmentSyncerPipelineTest {
     private static final int PAYLOAD = 100;
     private static final int FRAME = RecordDescriptor.alignedFrameLength(PAYLOAD);
 
-    /** A segment file that only records the flushes asked of it. */
-    private static final class RecordingFile implements SegmentFile {
-        final ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
-        final List<int[]> flushes = new ArrayList<>();
-
-        @Override
-        public Path path() {
-            return Path.of("recording.log");
-        }
-
-        @Override
-        public int size() {
-            return SIZE;
-        }
-
-        @Override
-        public ByteBuffer buffer() {
-            return buffer;
-        }
-
-        @Override
-        public void flush(int from, int to) {
-            flushes.add(new int[] {0, from, to, 0});
-        }
-
-        @Override
-        public void flushHeaderAndRange(int headerLength, int from, int to, int lane) {
-            flushes.add(new int[] {headerLength, from, to, lane});
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
     private final List<Segment> durableSegments = new ArrayList<>();
-    private final RecordingFile file = new RecordingFile();
+    private final RecordingSegmentFile file = new RecordingSegmentFile(SIZE);
     private final Segment segment = new Segment(1, 1000, file, SegmentDescriptor.HEADER_LENGTH);
     private final SegmentSyncer syncer = new SegmentSyncer(segment, SegmentDescriptor.HEADER_LENGTH, new MetricsRecorder(),
             durableSegments::add);
@@ -144,7 +106,7 @@ class SegmentSyncerPipelineTest {
 
     @Test
     void aSegmentIsLeftOnlyWhenAllItsFlushesArePublished() throws Exception {
-        RecordingFile nextFile = new RecordingFile();
+        RecordingSegmentFile nextFile = new RecordingSegmentFile(SIZE);
         Segment next = new Segment(2, segment.endPosition(), nextFile, SegmentDescriptor.HEADER_LENGTH);
         append(segment);
         FlushTicket first = syncer.claimFlush(2);

@@ -7,6 +7,7 @@ import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.sync.SyncTuning;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import java.util.stream.Stream;
 /**
  * A log written by the engine for the tool's tests: 20 records of 8,000 bytes in 64 KiB segments
  * (8 a segment: segments 0 and 1 full, 2 holding the last 4, 3 prepared empty), appended in batch
- * mode so the durable mark lies on the last record: damage before it is corruption, damage to the
+ * mode with the mark rewritten by every flush, so the durable mark lies on the last record: damage before it is corruption, damage to the
  * last record is a torn tail. Plus the ways to damage it.
  */
 final class TestLog {
@@ -39,7 +40,16 @@ final class TestLog {
 
     static TestLog write(Path dir) throws IOException {
         List<Long> positions = new ArrayList<>();
-        try (CommitLog log = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL))) {
+        // Every flush rewrites the mark (by default, flushes past a segment's first page do so at
+        // most once a millisecond), so that it lies on the last record whatever the timing.
+        System.setProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS, "0");
+        CommitLog opened;
+        try {
+            opened = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL));
+        } finally {
+            System.clearProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS);
+        }
+        try (CommitLog log = opened) {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] payload = payload(i);
                 positions.add(log.append(payload, 0, payload.length));

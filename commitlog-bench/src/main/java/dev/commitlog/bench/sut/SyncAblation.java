@@ -27,7 +27,9 @@ public enum SyncAblation {
     /** Adaptive with one flush at a time: Batch's mechanism, without the overlap trials. */
     ADAPTIVE_SOLO("adaptive-solo", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 1)),
     /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
-    ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false));
+    ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false)),
+    /** Batch rewriting the header's durable mark with every flush (the engine before session 5), not at most once a millisecond. */
+    BATCH_EVERY_MARK("batch-mark-every-flush", SyncMode.BATCH, Map.of(Switch.DURABLE_MARK_INTERVAL_MICROS, 0));
 
     /** The engine's switches, by the property names {@link SyncTuning} reads. */
     enum Switch {
@@ -35,7 +37,8 @@ public enum SyncAblation {
         CASCADE_WAKEUPS(SyncTuning.CASCADE_WAKEUPS),
         ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER),
         ADAPTIVE_PIPELINE(SyncTuning.ADAPTIVE_PIPELINE),
-        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE);
+        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE),
+        DURABLE_MARK_INTERVAL_MICROS(SyncTuning.DURABLE_MARK_INTERVAL_MICROS);
 
         final String property;
 

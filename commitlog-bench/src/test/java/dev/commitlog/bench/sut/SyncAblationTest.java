@@ -17,6 +17,7 @@ class SyncAblationTest {
     private static final String GATHER = "dev.commitlog.sync.adaptiveGather";
     private static final String PIPELINE = "dev.commitlog.sync.adaptivePipeline";
     private static final String OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
+    private static final String MARK_INTERVAL = "dev.commitlog.sync.durableMarkIntervalMicros";
 
     @AfterEach
     void clear() {
@@ -25,6 +26,7 @@ class SyncAblationTest {
         System.clearProperty(GATHER);
         System.clearProperty(PIPELINE);
         System.clearProperty(OVERLAP_GATE);
+        System.clearProperty(MARK_INTERVAL);
     }
 
     @Test
@@ -34,6 +36,7 @@ class SyncAblationTest {
         assertEquals(Map.of(GATHER, "true"), seenDuringOpen(SyncAblation.ADAPTIVE_GATHER));
         assertEquals(Map.of(PIPELINE, "1"), seenDuringOpen(SyncAblation.ADAPTIVE_SOLO));
         assertEquals(Map.of(PIPELINE, "4", OVERLAP_GATE, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_UNGATED));
+        assertEquals(Map.of(MARK_INTERVAL, "0"), seenDuringOpen(SyncAblation.BATCH_EVERY_MARK));
         assertNull(System.getProperty(INLINE));
         assertNull(System.getProperty(CASCADE));
         assertNull(System.getProperty(GATHER));
@@ -61,7 +64,7 @@ class SyncAblationTest {
     private static Map<String, String> seenDuringOpen(SyncAblation ablation) throws IOException {
         return ablation.open(() -> {
             Map<String, String> seen = new HashMap<>();
-            for (String p : new String[] {INLINE, CASCADE, GATHER, PIPELINE, OVERLAP_GATE}) {
+            for (String p : new String[] {INLINE, CASCADE, GATHER, PIPELINE, OVERLAP_GATE, MARK_INTERVAL}) {
                 if (System.getProperty(p) != null) {
                     seen.put(p, System.getProperty(p));
                 }
