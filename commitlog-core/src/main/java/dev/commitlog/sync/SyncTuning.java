@@ -48,7 +48,15 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
     static SyncTuning fromSystemProperties() {
         return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),
                 Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
-                Long.getLong(DURABLE_MARK_INTERVAL_MICROS, DEFAULT_DURABLE_MARK_INTERVAL_MICROS));
+                markInterval());
+    }
+
+    private static long markInterval() {
+        long micros = Long.getLong(DURABLE_MARK_INTERVAL_MICROS, DEFAULT_DURABLE_MARK_INTERVAL_MICROS);
+        if (micros < 0) {
+            throw new IllegalArgumentException(DURABLE_MARK_INTERVAL_MICROS + "=" + micros + " is negative (0 rewrites the mark with every flush)");
+        }
+        return micros;
     }
 
     private static boolean enabled(String property, boolean byDefault) {
