@@ -79,7 +79,7 @@ class PipelinedFlushCrashTest {
     }
 
     private static CommitLogConfig.Builder config(Path directory) {
-        return CommitLogConfig.builder(directory).syncMode(SyncMode.ADAPTIVE).segmentSize(TestLogs.SMALL_SEGMENT);
+        return TestLogs.config(directory, SyncMode.ADAPTIVE).segmentSize(TestLogs.SMALL_SEGMENT);
     }
 
     /**

@@ -79,8 +79,9 @@ final class MappedSegmentFile implements SegmentFile {
     public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
         checkWritable();
         FileChannel laneChannel = laneChannel(lane);
-        write(lane, 0, Math.min(headerLength, from));
-        write(lane, from, to);
+        ByteBuffer view = laneViews[lane];
+        write(view, laneChannel, 0, Math.min(headerLength, from));
+        write(view, laneChannel, from, to);
         laneChannel.force(false); // fdatasync: one device flush for header and range
     }
 
@@ -100,9 +101,7 @@ final class MappedSegmentFile implements SegmentFile {
      * view. A full device is reported as {@link NoSpaceLeftException}: this step syncs nothing,
      * so the flush may be retried.
      */
-    private void write(int lane, int from, int to) throws IOException {
-        ByteBuffer view = laneViews[lane];
-        FileChannel laneChannel = laneChannels[lane];
+    private void write(ByteBuffer view, FileChannel laneChannel, int from, int to) throws IOException {
         view.limit(to).position(from);
         try {
             while (view.hasRemaining()) {

@@ -333,11 +333,6 @@ public final class SegmentSyncer {
         lastMarkNanos = System.nanoTime() - nanos; // the first flush past the first page may carry it
     }
 
-    /** What the overlap trials have chosen so far (role holder, or tests). */
-    OverlapTrials overlapTrials() {
-        return overlapTrials;
-    }
-
     /** Records the last published flush made durable. */
     public int lastFlushRecords() {
         return lastFlushRecords;

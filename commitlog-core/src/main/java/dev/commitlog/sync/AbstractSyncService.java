@@ -173,25 +173,38 @@ abstract class AbstractSyncService implements SyncService, Runnable {
 
     /** Writes and syncs a claimed flush without the role, then publishes it or leaves it to the holder. */
     private void runClaimed(FlushTicket ticket) {
-        try {
-            diskFull.perform(ticket);
-        } catch (IOException | RuntimeException | Error e) {
-            syncer.abandoned(ticket);
+        Throwable failed = perform(ticket);
+        if (failed != null) {
             takeRole();
             try {
-                fail(e);
+                fail(failed);
             } finally {
                 releaseRole();
             }
             return;
         }
-        syncer.completed(ticket); // volatile store, then the CAS: see the class comment
+        // perform's volatile store of the ticket's state, then the CAS: see the class comment
         if (flushRole.compareAndSet(false, true)) {
             try {
                 publishHoldingRole();
             } finally {
                 releaseRole();
             }
+        }
+    }
+
+    /**
+     * Writes and syncs a claimed flush (waiting out a full disk) and reports the ticket completed,
+     * or abandoned and returns why. The ticket's owner, with or without the role.
+     */
+    private Throwable perform(FlushTicket ticket) {
+        try {
+            diskFull.perform(ticket);
+            syncer.completed(ticket);
+            return null;
+        } catch (IOException | RuntimeException | Error e) {
+            syncer.abandoned(ticket);
+            return e;
         }
     }
 
@@ -408,14 +421,9 @@ abstract class AbstractSyncService implements SyncService, Runnable {
             do {
                 publishHoldingRole();
                 FlushTicket ticket = failure == null ? syncer.claimFlush(1) : null;
-                if (ticket != null) {
-                    try {
-                        diskFull.perform(ticket);
-                        syncer.completed(ticket);
-                    } catch (IOException | RuntimeException | Error e) {
-                        syncer.abandoned(ticket);
-                        fail(e);
-                    }
+                Throwable failed = ticket == null ? null : perform(ticket);
+                if (failed != null) {
+                    fail(failed);
                 }
             } while (failure == null && !syncer.flushAbandoned() && syncer.hasUnflushedData() && System.nanoTime() < deadline);
             publishHoldingRole(); // the last flush, if the deadline cut the loop short after it

@@ -42,12 +42,16 @@ final class TestLog {
         List<Long> positions = new ArrayList<>();
         // Every flush rewrites the mark (by default, flushes past a segment's first page do so at
         // most once a millisecond), so that it lies on the last record whatever the timing.
-        System.setProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS, "0");
+        String previous = System.setProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS, "0");
         CommitLog opened;
         try {
             opened = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL));
         } finally {
-            System.clearProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS);
+            if (previous == null) {
+                System.clearProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS);
+            } else {
+                System.setProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS, previous);
+            }
         }
         try (CommitLog log = opened) {
             for (int i = 0; i < RECORDS; i++) {

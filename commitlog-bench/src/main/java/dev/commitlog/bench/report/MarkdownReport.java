@@ -23,6 +23,7 @@ public final class MarkdownReport {
     }
 
     public static String render(SweepResults r) {
+        int rounds = r.rounds();   // streams every cell: once per render
         boolean closedLoop = !r.columns().isEmpty();   // empty with --modes none --peers none
         StringBuilder out = new StringBuilder(closedLoop ? "## Sweep: appends per second, closed loop\n\n"
                 : "## Sweep: asynchronous appends per second\n\n");
@@ -37,8 +38,8 @@ public final class MarkdownReport {
                 out.append("\nAblation columns (one mechanism switched off; not in the ratios or targets): ")
                         .append(String.join(", ", ablations)).append(".\n");
             }
-            if (r.rounds() > 1) {
-                out.append("\n### Spread across the ").append(r.rounds())
+            if (rounds > 1) {
+                out.append("\n### Spread across the ").append(rounds)
                         .append(" rounds (lowest/highest round's ops/s, % from the median)\n\n");
                 table(out, r, r.columns(), MarkdownReport::spread);
             }
@@ -54,8 +55,8 @@ public final class MarkdownReport {
             out.append("| ").append(t.name()).append(" | ").append(t.measured()).append(" | ")
                     .append(t.floor()).append(" | ").append(t.verdict()).append(" |\n");
         }
-        if (r.rounds() > 1) {
-            out.append("\nFigures are medians of ").append(r.rounds()).append(" rounds; the verdict is the medians'. "
+        if (rounds > 1) {
+            out.append("\nFigures are medians of ").append(rounds).append(" rounds; the verdict is the medians'. "
                     + "[a-b] after a ratio: its lowest and highest round by round (round i of one cell over round i "
                     + "of the other; a row's rounds interleave, so the two ran seconds apart). A range that straddles "
                     + "the floor means one round could have turned the verdict.\n");
@@ -78,15 +79,18 @@ public final class MarkdownReport {
         if (!r.asyncCells().isEmpty()) {
             out.append("\n### Asynchronous appends (appendAsync, up to ").append(r.asyncInFlight())
                     .append(" in flight per submitting thread)\n\n");
-            asyncTable(out, r.asyncCells(), r.rounds());
+            asyncTable(out, r.asyncCells(), rounds);
         }
 
         out.append("\n### CSV\n\n```csv\n").append(CsvWriter.render(r.allCells())).append("```\n");
         return out.toString();
     }
 
-    public static void write(Path file, SweepResults r) throws IOException {
-        Files.writeString(OutputFiles.prepare(file), render(r));
+    /** Renders the report into {@code file} and returns it, so that a caller printing it too renders once. */
+    public static String write(Path file, SweepResults r) throws IOException {
+        String report = render(r);
+        Files.writeString(OutputFiles.prepare(file), report);
+        return report;
     }
 
     private static void asyncTable(StringBuilder out, List<CellResult> cells, int rounds) {

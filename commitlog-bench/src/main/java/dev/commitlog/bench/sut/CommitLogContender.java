@@ -104,7 +104,7 @@ public final class CommitLogContender implements Contender {
     /** Opens a fresh log in {@code directory}, with this column's mechanism switched off if it is an ablation. */
     public CommitLog openLog(Path directory) throws IOException {
         CommitLogConfig config = config(directory);
-        CommitLogOptions options = deviceLatencyMicros == 0 ? CommitLogOptions.builder().build()
+        CommitLogOptions options = deviceLatencyMicros == 0 ? CommitLogOptions.defaults()
                 : CommitLogOptions.builder().storage(new SlowFlushStorage(new MappedStorageLayer(),
                         TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros))).build();
         return ablation == null ? CommitLog.open(config, options) : ablation.open(() -> CommitLog.open(config, options));

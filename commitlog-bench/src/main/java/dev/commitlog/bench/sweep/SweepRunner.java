@@ -115,9 +115,9 @@ public final class SweepRunner {
         for (int threads : options.threads()) {
             List<RowCell> row = new ArrayList<>();
             for (Contender contender : contenders) {
-                int t = threads;   // a fresh Cell per round: its phase only moves forward
+                // a fresh Cell per round: its phase only moves forward
                 row.add(new RowCell(contender.label() + "-" + threads + "t",
-                        dir -> new Cell(contender, t, options.timing(), record).run(dir)));
+                        dir -> new Cell(contender, threads, options.timing(), record).run(dir)));
             }
             cells.addAll(runRow(workDir, counter, "threads", row));
         }
@@ -131,9 +131,9 @@ public final class SweepRunner {
         for (int submitters : options.async().submitters()) {
             List<RowCell> row = new ArrayList<>();
             for (CommitLogContender mode : modes) {
-                int s = submitters;   // a fresh AsyncCell per round: its phase only moves forward
+                // a fresh AsyncCell per round: its phase only moves forward
                 row.add(new RowCell(AsyncCell.label(mode) + "-" + submitters + "s",
-                        dir -> new AsyncCell(mode, s, options.async().inFlight(), options.timing(), record).run(dir)));
+                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record).run(dir)));
             }
             cells.addAll(runRow(workDir, counter, "submitters", row));
         }
@@ -181,14 +181,14 @@ public final class SweepRunner {
 
     private void writeOutputs(SweepResults results) throws IOException {
         CsvWriter.write(options.csv(), results.allCells());
-        MarkdownReport.write(options.markdown(), results);
+        String report = MarkdownReport.write(options.markdown(), results);
         if (results.cells().isEmpty()) {   // the chart plots the closed-loop cells only
             err.println("wrote " + options.csv() + ", " + options.markdown() + " (no chart: no closed-loop cells)");
         } else {
             SweepChart.write(options.chart(), results);
             err.println("wrote " + options.csv() + ", " + options.markdown() + ", " + options.chart());
         }
-        out.print(MarkdownReport.render(results));
+        out.print(report);
         out.flush();
     }
 
