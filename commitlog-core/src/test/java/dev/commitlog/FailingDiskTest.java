@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -138,6 +137,9 @@ class FailingDiskTest {
      * the flush failed. Adaptive runs flushes concurrently: a flush claimed before the failure
      * (at most pipeline depth - 1 of them) may still finish, and be published if it precedes the
      * failed one, before the failing thread records the failure; nothing claimed after it runs.
+     *
+     * <p>The fault is armed by the appender whose acknowledgement is the round's n-th, not by a
+     * timer: on a stalled or fast machine a timer let appenders use up every record first.
      */
     @ParameterizedTest
     @EnumSource(SyncMode.class)
@@ -164,18 +166,21 @@ class FailingDiskTest {
             long[][] positions = new long[threads][100_000];
             int[] acked = new int[threads];
             AtomicReference<Throwable> problem = new AtomicReference<>();
-            CountDownLatch running = new CountDownLatch(threads);
+            AtomicInteger acknowledged = new AtomicInteger();
+            int failAfter = 10 << (2 * round); // 10, 40, 160, 640, 2,560 acknowledgements
             List<Thread> appenders = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int thread = t;
                 appenders.add(new Thread(() -> {
-                    running.countDown();
                     for (int seq = 0; seq < positions[thread].length; seq++) {
                         byte[] bytes = record(thread, seq);
                         boolean failedBefore = failureThrown.get();
                         try {
                             positions[thread][seq] = log.append(bytes, 0, bytes.length);
                             acked[thread] = seq + 1;
+                            if (acknowledged.incrementAndGet() == failAfter) {
+                                disk.failNextFlush();
+                            }
                         } catch (CommitLogFailedException e) {
                             durableWhenThrown.compareAndSet(-1, log.durablePosition());
                             failureThrown.set(true);
@@ -189,13 +194,11 @@ class FailingDiskTest {
                             return;
                         }
                     }
-                    problem.compareAndSet(null, new AssertionError("ran out of records before the flush failed"));
+                    problem.compareAndSet(null, new AssertionError(mode + ": ran out of records; the flush armed after "
+                            + failAfter + " acknowledgements never failed"));
                 }));
             }
             appenders.forEach(Thread::start);
-            running.await();
-            Thread.sleep(5 + round * 7);
-            disk.failNextFlush();
             for (Thread appender : appenders) {
                 appender.join(10_000);
                 assertFalse(appender.isAlive());
