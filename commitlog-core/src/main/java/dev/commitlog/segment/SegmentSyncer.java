@@ -60,6 +60,8 @@ public final class SegmentSyncer {
     /** Records scanned but not yet in a claimed flush. */
     private int recordsSinceClaim;
     private int lastFlushRecords;
+    /** {@link #publishedRecords} when a flush was last published: who arrived during that flush. */
+    private int recordsWhenPublished;
     private long lastFlushNanos;
     /** A claimed, unpublished flush rewrites the header: no other may touch it until it is published. */
     private boolean headerInFlight;
@@ -277,6 +279,9 @@ public final class SegmentSyncer {
             published = next + 1;
             moved = true;
         }
+        if (moved) {
+            recordsWhenPublished = publishedRecords();
+        }
         return moved;
     }
 
@@ -336,6 +341,11 @@ public final class SegmentSyncer {
     /** Records the last published flush made durable. */
     public int lastFlushRecords() {
         return lastFlushRecords;
+    }
+
+    /** Records published since the last claim, counted when a flush was last published. Role holder only. */
+    public int recordsWhenPublished() {
+        return recordsWhenPublished;
     }
 
     /** How long the last published flush's write and fdatasync took. */

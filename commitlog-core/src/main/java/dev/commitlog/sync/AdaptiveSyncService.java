@@ -39,10 +39,11 @@ public final class AdaptiveSyncService extends BatchSyncService {
     /** Flush-role holder only. */
     @Override
     protected void beforeFlush() {
-        int expected = syncer.lastFlushRecords();
-        if (!gather || expected <= 1) {
+        if (!gather) {
             return;
         }
+        // Published since the last claim: those that arrived while the last flush ran, then those it released.
+        int expected = syncer.recordsWhenPublished() + syncer.lastFlushRecords();
         int seen = syncer.publishedRecords();
         long started = System.nanoTime();
         long budget = syncer.lastFlushNanos() / 2;

@@ -63,7 +63,27 @@ class SegmentSyncerPipelineTest {
         assertTrue(syncer.publishCompleted());
         assertEquals(secondEnd + FRAME, syncer.durablePosition(), "both published, in order");
         assertEquals(0, syncer.outstanding());
-        assertTrue(firstEnd < secondEnd);
+        assertEquals(firstEnd - segment.basePosition(), first.to, "the first flush covers the first record only");
+    }
+
+    /**
+     * What Adaptive's gather waits for: at publication it counts the records that arrived while
+     * the flush ran, so that it can tell them from the ones the flush released coming back.
+     */
+    @Test
+    void publicationCountsTheRecordsThatArrivedDuringTheFlush() throws Exception {
+        append(segment);
+        FlushTicket flush = syncer.claimFlush(1);
+        append(segment);
+        append(segment);
+        syncer.performFlush(flush);
+        syncer.completed(flush);
+        assertTrue(syncer.publishCompleted());
+        assertEquals(1, syncer.lastFlushRecords());
+        assertEquals(2, syncer.recordsWhenPublished(), "the two records that arrived during the flush");
+        append(segment); // the appender the flush released comes back
+        assertEquals(3, syncer.publishedRecords());
+        assertEquals(2, syncer.recordsWhenPublished(), "fixed at publication");
     }
 
     @Test
