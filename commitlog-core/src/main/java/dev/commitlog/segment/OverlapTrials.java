@@ -18,8 +18,9 @@ package dev.commitlog.segment;
  * change, so a trial it belongs to is void and starts over. Before the first trial decides,
  * flushes run alone.
  *
- * <p>Measured on this project's VM (virtio, ext4), overlapping lost 13-41% from 2 writers up, and on
- * a simulated 1 ms parallel device it gained 18-51% at 2-8 writers (docs/benchmarks.md): the same
+ * <p>Measured on this project's VM (virtio, ext4), overlapping every flush it could lost 13-41% from
+ * 2 writers up, and on a simulated 1 ms parallel device it gained 18-51% at 2-8 writers (session 3,
+ * docs/benchmarks.md): the same
  * engine has to choose differently on each, which a threshold on flush times did not (it opened on
  * the VM at 4 and 32 writers and lost there, and stayed shut on the parallel device at 2 and 4).
  *

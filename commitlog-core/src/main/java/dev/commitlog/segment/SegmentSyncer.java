@@ -20,9 +20,10 @@ import java.util.function.Consumer;
  * <p>Assumptions and guarantees:
  * <ul>
  *   <li>Only the holder of the sync service's flush role calls {@link #claimFlush},
- *       {@link #publishCompleted}, {@link #hasUnflushedData} and {@link #publishedRecords}; the
- *       thread that claimed a ticket alone calls {@link #performFlush} and then {@link #completed}
- *       or {@link #abandoned} on it, without the role; any thread may read the durable position.</li>
+ *       {@link #publishCompleted}, {@link #hasUnflushedData}, {@link #publishedRecords} and
+ *       {@link #recordsWhenPublished}; the thread that claimed a ticket alone calls
+ *       {@link #performFlush} and then {@link #completed} or {@link #abandoned} on it, without the
+ *       role; any thread may read the durable position.</li>
  *   <li>Frames are claimed in position order and the scan stops at the first one whose length is
  *       still 0, so every flush covers a contiguous range just past the previous one's.</li>
  *   <li>The durable position moves only when the oldest unpublished flush is done, to that flush's

@@ -10,8 +10,9 @@ import dev.commitlog.segment.SegmentSyncer;
  *       {@value SyncTuning#DEFAULT_ADAPTIVE_PIPELINE} flushes write and sync at once, but a flush
  *       may start while another runs only while short trials measure overlap as making more records
  *       durable per second than flushing alone, on this device under this load. Measured, the
- *       trials keep flushes alone on a disk that serialises syncs (where overlap lost up to 40%) and
- *       overlap them on one that runs syncs in parallel (where it gained up to 60%);</li>
+ *       trials keep flushes alone on a disk that serialises syncs (where overlapping every flush it
+ *       could lost up to 41%) and overlap them on one that runs syncs in parallel (where the trials
+ *       gained up to 61% over Batch);</li>
  *   <li>the gather ({@link SyncTuning#ADAPTIVE_GATHER}, off by default: it measured within noise):
  *       before a flush that starts with none outstanding, wait for the appenders the previous flush
  *       released to come back, but only while they keep arriving and never longer than half the
