@@ -62,7 +62,7 @@ class AdaptiveOverlapChoiceTest {
 
     /** Runs the writers and returns what the log's metrics counted after the warm-up. */
     private Measured run(DelayedDevice device) throws Exception {
-        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.ADAPTIVE).build();
+        CommitLogConfig config = TestLogs.config(dir, SyncMode.ADAPTIVE).build();
         AtomicReference<Throwable> problem = new AtomicReference<>();
         Measured measured;
         try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {

@@ -30,7 +30,8 @@ import net.openhft.chronicle.bytes.BytesStore;
  * </ul>
  */
 public final class Segment {
-    private static final int PAGE_SIZE = 4096;
+    /** The OS page: what pretouch steps over, and the block an fdatasync writes at least. */
+    static final int PAGE_SIZE = 4096;
 
     private final long id;
     private final long basePosition;

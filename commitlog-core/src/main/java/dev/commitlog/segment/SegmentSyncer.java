@@ -44,8 +44,8 @@ import java.util.function.Consumer;
 public final class SegmentSyncer {
     /** Ring size: the deepest pipeline a sync service may ask for. */
     public static final int MAX_PIPELINE_DEPTH = SegmentFile.MAX_FLUSH_LANES;
-    /** A flush that starts below this offset writes the header's 4 KiB block anyway: the mark rides free. */
-    private static final int HEADER_PAGE = 4096;
+    /** A flush that starts below this offset writes the header's page anyway: the mark rides free. */
+    static final int HEADER_PAGE = Segment.PAGE_SIZE;
 
     private final Sequence durable;
     private final MetricsRecorder metrics;
@@ -71,7 +71,8 @@ public final class SegmentSyncer {
     /** When a claimed flush last carried the mark. */
     private long lastMarkNanos;
     private final FlushTicket[] tickets = new FlushTicket[MAX_PIPELINE_DEPTH];
-    private OverlapTrials overlapTrials = new OverlapTrials(true);
+    /** None until a pipelined service asks ({@link #gateOverlap}): at depth 1 a flush never overlaps. */
+    private OverlapTrials overlapTrials = new OverlapTrials(false);
     /** Flushes claimed and published so far; the ones in between are in flight (or done, unpublished). */
     private volatile long claimed;
     private volatile long published;

@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  *   <li>The role is held only to claim a flush and to publish finished ones, never across the
  *       write and sync: up to {@code pipelineDepth} claimed flushes run at once, each in the thread
  *       that claimed it (1, except in Adaptive, whose overlap trials decide when a second may
- *       start). A flush that finishes while another thread holds the role is published by that holder: every release of the role
- *       re-checks for a finished flush after a full fence, and the finisher marks its flush done
- *       before it tries the role, so one of the two always publishes it (Dekker again).</li>
+ *       start). A flush that finishes while another thread holds the role is published by that
+ *       holder: every release of the role re-checks for a finished flush after a full fence, and
+ *       the finisher marks its flush done before it tries the role, so one of the two always
+ *       publishes it (Dekker again).</li>
  *   <li>Appenders wake the sync thread through {@link #requestFlush()}; the handshake is
  *       Dekker-style (the appender's publish or request, a full fence, then the read of
  *       {@code parked}; the sync thread's volatile write of {@code parked}, then the re-read of its

@@ -20,7 +20,7 @@ class DurableMarkIntervalTest {
     private static final int SIZE = 256 * 1024;
     private static final int PAYLOAD = 100;
     private static final int FRAME = RecordDescriptor.alignedFrameLength(PAYLOAD);
-    private static final int HEADER_PAGE = 4096;
+    private static final int HEADER_PAGE = SegmentSyncer.HEADER_PAGE;
 
     private final RecordingSegmentFile file = new RecordingSegmentFile(SIZE);
     private final Segment segment = new Segment(1, 1000, file, SegmentDescriptor.HEADER_LENGTH);

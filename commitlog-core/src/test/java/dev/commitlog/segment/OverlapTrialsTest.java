@@ -19,13 +19,16 @@ class OverlapTrialsTest {
         final OverlapTrials trials;
         long now;
         int soloRecords = 4;
-        int overlapRecords = 4;
-        long overlapFlushNanos = FLUSH;
+        int overlapRecords;
+        long overlapFlushNanos;
         long overlapNanos;
         long totalNanos;
 
-        Device(OverlapTrials trials) {
-            this.trials = trials;
+        /** A device on which an overlapped flush carries {@code overlapRecords} in {@code overlapFlushNanos}. */
+        Device(int overlapRecords, long overlapFlushNanos) {
+            this.trials = new OverlapTrials(true);
+            this.overlapRecords = overlapRecords;
+            this.overlapFlushNanos = overlapFlushNanos;
         }
 
         /** Runs flushes for {@code epochs} epochs' worth of time. */
@@ -70,9 +73,7 @@ class OverlapTrialsTest {
 
     @Test
     void aDeviceWhereOverlapLosesKeepsFlushesAlone() {
-        Device device = new Device(new OverlapTrials(true));
-        device.overlapRecords = 2; // overlapped flushes carry half the batch at about the same rate: -50%
-        device.overlapFlushNanos = FLUSH * 9 / 10;
+        Device device = new Device(2, FLUSH * 9 / 10); // overlapped flushes carry half the batch at about the same rate: -50%
         device.run(9); // the first publication opens the first epoch; then 8 trial epochs
         assertEquals(1, device.trials.trials());
         assertFalse(device.trials.chosen());
@@ -86,9 +87,7 @@ class OverlapTrialsTest {
 
     @Test
     void aParallelDeviceWhereOverlapWinsOverlaps() {
-        Device device = new Device(new OverlapTrials(true));
-        device.overlapRecords = 3; // 3 records per 0.1 ms against 4 per 0.2 ms: +50%
-        device.overlapFlushNanos = FLUSH / 2;
+        Device device = new Device(3, FLUSH / 2); // 3 records per 0.1 ms against 4 per 0.2 ms: +50%
         device.run(9);
         assertTrue(device.trials.chosen());
         assertTrue(device.trials.allowsOverlap());
@@ -99,9 +98,7 @@ class OverlapTrialsTest {
 
     @Test
     void aTieGoesToSoloFlushes() {
-        Device device = new Device(new OverlapTrials(true));
-        device.overlapRecords = 4; // 3% faster overlapped: inside the margin
-        device.overlapFlushNanos = FLUSH * 97 / 100;
+        Device device = new Device(4, FLUSH * 97 / 100); // 3% faster overlapped: inside the margin
         device.run(9);
         assertEquals(1, device.trials.trials());
         assertFalse(device.trials.chosen());
@@ -109,9 +106,7 @@ class OverlapTrialsTest {
 
     @Test
     void aChangeOfDeviceIsFollowedAtTheNextTrial() {
-        Device device = new Device(new OverlapTrials(true));
-        device.overlapRecords = 3;
-        device.overlapFlushNanos = FLUSH / 2;
+        Device device = new Device(3, FLUSH / 2);
         device.run(500);
         device.runUntilNextTrialEnds(); // so that the next trial runs wholly on the changed device
         assertTrue(device.trials.chosen());
@@ -124,9 +119,7 @@ class OverlapTrialsTest {
 
     @Test
     void anIdleGapVoidsTheTrial() {
-        Device device = new Device(new OverlapTrials(true));
-        device.overlapRecords = 3;
-        device.overlapFlushNanos = FLUSH / 2;
+        Device device = new Device(3, FLUSH / 2);
         device.run(4);
         device.now += OverlapTrials.VOID_AFTER_NANOS * 2; // the log went idle during an epoch
         device.trials.published(1, device.now);

@@ -8,12 +8,10 @@ import java.util.List;
 
 /** A segment file in memory that only records the flushes asked of it: {header length, from, to, lane}. */
 final class RecordingSegmentFile implements SegmentFile {
-    private final int size;
     final ByteBuffer buffer;
     final List<int[]> flushes = new ArrayList<>();
 
     RecordingSegmentFile(int size) {
-        this.size = size;
         this.buffer = ByteBuffer.allocateDirect(size);
     }
 
@@ -24,7 +22,7 @@ final class RecordingSegmentFile implements SegmentFile {
 
     @Override
     public int size() {
-        return size;
+        return buffer.capacity();
     }
 
     @Override

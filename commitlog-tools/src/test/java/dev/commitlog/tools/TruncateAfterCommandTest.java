@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.CommitLog;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.segment.SegmentDescriptor;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -204,10 +205,10 @@ class TruncateAfterCommandTest {
         expected.forEach((name, bytes) -> assertArrayEquals(bytes, actual.get(name), name + " changed"));
     }
 
-    private static List<String> segmentFiles(Path directory) throws java.io.IOException {
+    private static List<String> segmentFiles(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             return files.map(file -> file.getFileName().toString())
-                    .filter(name -> name.startsWith(SegmentDescriptor.FILE_PREFIX) && name.endsWith(SegmentDescriptor.FILE_SUFFIX))
+                    .filter(name -> SegmentDescriptor.parseId(name) >= 0)
                     .sorted()
                     .toList();
         }

@@ -102,7 +102,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 case "--full" -> full = true;
                 case "--keep" -> keep = true;
                 case "--ablation" -> ablations = inline == null ? SyncAblation.labels()
-                        : list(flag, inline, v -> ablationLabel("--ablation", v));
+                        : list(flag, inline, SweepOptions::ablationLabel);
                 default -> {
                     String value;
                     if (inline != null) {
@@ -221,9 +221,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         return m;
     }
 
-    private static String ablationLabel(String flag, String value) throws UsageException {
+    private static String ablationLabel(String value) throws UsageException {
         if (!SyncAblation.labels().contains(value)) {
-            throw new UsageException(flag + ": unknown ablation column '" + value + "' (columns: "
+            throw new UsageException("--ablation: unknown ablation column '" + value + "' (columns: "
                     + String.join(",", SyncAblation.labels()) + ")");
         }
         return value;
