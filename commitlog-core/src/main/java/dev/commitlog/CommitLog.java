@@ -84,6 +84,7 @@ public final class CommitLog implements AutoCloseable {
         this.contexts = ThreadLocal.withInitial(() -> new AppendContext(metrics));
         this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(), metrics);
         this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, this::segmentDurable);
+        syncer.markInterval(config.durableMarkInterval().toNanos());
         this.retention = new SegmentRetention(storage, config.directory(), syncer::durablePosition, () -> syncer.syncingSegment().id(),
                 options.archiveListener() == null ? Long.MAX_VALUE : firstId(recovered), maintenance);
         this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());

@@ -30,6 +30,7 @@ public final class CommitLogConfig {
     private final Duration syncPeriod;
     private final Duration groupWindow;
     private final Duration periodicLagBlock;
+    private final Duration durableMarkInterval;
     private final int segmentSize;
     private final int maxRecordSize;
     private final long totalSpace;
@@ -45,6 +46,7 @@ public final class CommitLogConfig {
         this.syncPeriod = ConfigRules.syncPeriod(given, syncMode);
         this.groupWindow = ConfigRules.groupWindow(given, syncMode);
         this.periodicLagBlock = ConfigRules.periodicLagBlock(given, syncMode, syncPeriod);
+        this.durableMarkInterval = ConfigRules.durableMarkInterval(given);
         this.segmentSize = ConfigRules.segmentSize(given);
         this.maxRecordSize = ConfigRules.maxRecordSize(given, segmentSize);
         this.totalSpace = ConfigRules.totalSpace(given, segmentSize);
@@ -120,6 +122,15 @@ public final class CommitLogConfig {
         return periodicLagBlock;
     }
 
+    /**
+     * {@code commitlog_durable_mark_interval}, default 1ms: how often, at most, a flush past a
+     * segment's first 4 KiB also rewrites the header's durable mark; zero rewrites it with every
+     * flush. Every mode uses it.
+     */
+    public Duration durableMarkInterval() {
+        return durableMarkInterval;
+    }
+
     /** {@code commitlog_segment_size} in bytes, default 32MiB. */
     public int segmentSize() {
         return segmentSize;
@@ -158,6 +169,7 @@ public final class CommitLogConfig {
             case COMMITLOG_SYNC_PERIOD -> Units.formatDuration(syncPeriod);
             case COMMITLOG_SYNC_GROUP_WINDOW -> Units.formatDuration(groupWindow);
             case PERIODIC_COMMITLOG_SYNC_LAG_BLOCK -> Units.formatDuration(periodicLagBlock);
+            case COMMITLOG_DURABLE_MARK_INTERVAL -> Units.formatDuration(durableMarkInterval);
             case COMMITLOG_SEGMENT_SIZE -> Units.formatSize(segmentSize);
             case MAX_RECORD_SIZE -> Units.formatSize(maxRecordSize);
             case COMMITLOG_TOTAL_SPACE -> Units.formatSize(totalSpace);
@@ -186,7 +198,8 @@ public final class CommitLogConfig {
         CommitLogConfig that = (CommitLogConfig) other;
         return directory.equals(that.directory) && syncMode == that.syncMode
                 && syncPeriod.equals(that.syncPeriod) && groupWindow.equals(that.groupWindow)
-                && periodicLagBlock.equals(that.periodicLagBlock) && segmentSize == that.segmentSize
+                && periodicLagBlock.equals(that.periodicLagBlock) && durableMarkInterval.equals(that.durableMarkInterval)
+                && segmentSize == that.segmentSize
                 && maxRecordSize == that.maxRecordSize && totalSpace == that.totalSpace
                 && commitFailurePolicy == that.commitFailurePolicy && replayPolicy == that.replayPolicy
                 && filePermissions.equals(that.filePermissions);
@@ -194,7 +207,7 @@ public final class CommitLogConfig {
 
     @Override
     public int hashCode() {
-        return Objects.hash(directory, syncMode, syncPeriod, groupWindow, periodicLagBlock, segmentSize,
+        return Objects.hash(directory, syncMode, syncPeriod, groupWindow, periodicLagBlock, durableMarkInterval, segmentSize,
                 maxRecordSize, totalSpace, commitFailurePolicy, replayPolicy, filePermissions);
     }
 
@@ -212,6 +225,7 @@ public final class CommitLogConfig {
         Duration syncPeriod;
         Duration groupWindow;
         Duration periodicLagBlock;
+        Duration durableMarkInterval;
         Long segmentSize;
         Long maxRecordSize;
         Long totalSpace;
@@ -252,6 +266,12 @@ public final class CommitLogConfig {
         public Builder periodicLagBlock(Duration periodicLagBlock) {
             this.periodicLagBlock = periodicLagBlock;
             return unspelled(ConfigKey.PERIODIC_COMMITLOG_SYNC_LAG_BLOCK);
+        }
+
+        /** {@code commitlog_durable_mark_interval}: any mode; zero (every flush) or more. */
+        public Builder durableMarkInterval(Duration durableMarkInterval) {
+            this.durableMarkInterval = durableMarkInterval;
+            return unspelled(ConfigKey.COMMITLOG_DURABLE_MARK_INTERVAL);
         }
 
         /** {@code commitlog_segment_size} in bytes: a multiple of 4096 from 64KiB to 1GiB. */
@@ -324,6 +344,7 @@ public final class CommitLogConfig {
             copy.syncPeriod = syncPeriod;
             copy.groupWindow = groupWindow;
             copy.periodicLagBlock = periodicLagBlock;
+            copy.durableMarkInterval = durableMarkInterval;
             copy.segmentSize = segmentSize;
             copy.maxRecordSize = maxRecordSize;
             copy.totalSpace = totalSpace;

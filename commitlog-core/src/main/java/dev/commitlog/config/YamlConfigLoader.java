@@ -153,6 +153,7 @@ final class YamlConfigLoader {
             case COMMITLOG_SYNC_PERIOD -> builder.syncPeriod(Units.parseDuration(key, text));
             case COMMITLOG_SYNC_GROUP_WINDOW -> builder.groupWindow(Units.parseDuration(key, text));
             case PERIODIC_COMMITLOG_SYNC_LAG_BLOCK -> builder.periodicLagBlock(Units.parseDuration(key, text));
+            case COMMITLOG_DURABLE_MARK_INTERVAL -> builder.durableMarkInterval(Units.parseDuration(key, text));
             case COMMITLOG_SEGMENT_SIZE -> builder.segmentSizeBytes(Units.parseSize(key, text));
             case MAX_RECORD_SIZE -> builder.maxRecordSizeBytes(Units.parseSize(key, text));
             case COMMITLOG_TOTAL_SPACE -> builder.totalSpace(Units.parseSize(key, text));

@@ -330,7 +330,8 @@ public final class SegmentSyncer {
 
     /**
      * How often, at most, a flush past the header's page also rewrites the durable mark (0: every
-     * flush). Called by the sync service before its thread starts.
+     * flush, which is also what a syncer does until told). Called by the log with
+     * {@code commitlog_durable_mark_interval} before its sync service starts.
      */
     public void markInterval(long nanos) {
         if (nanos < 0) {

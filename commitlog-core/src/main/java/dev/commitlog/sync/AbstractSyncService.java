@@ -89,7 +89,6 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
         this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups());
-        syncer.markInterval(TimeUnit.MICROSECONDS.toNanos(tuning.durableMarkIntervalMicros()));
         // A pipelined flush waiting out a full disk stops when another flush failed for good.
         this.diskFull = new DiskFullRetry(syncer, () -> running && failure == null);
         this.thread = new Thread(this, "commitlog-sync-" + name);

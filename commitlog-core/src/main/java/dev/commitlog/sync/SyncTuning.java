@@ -18,45 +18,26 @@ package dev.commitlog.sync;
  *       (1 makes it Batch plus the gather; default {@value #DEFAULT_ADAPTIVE_PIPELINE}).</li>
  *   <li>{@code dev.commitlog.sync.adaptiveOverlapGate=false}: Adaptive overlaps flushes whenever
  *       the pipeline has room, instead of only while trials measure overlapping as faster here.</li>
- *   <li>{@code dev.commitlog.sync.durableMarkIntervalMicros=N}: how often, at most, a flush past a
- *       segment's first page also rewrites the header's durable mark (default
- *       {@value #DEFAULT_DURABLE_MARK_INTERVAL_MICROS}; 0 rewrites it with every flush, the engine
- *       before session 5).</li>
  * </ul>
+ * How often the durable mark is rewritten is configuration, not a switch:
+ * {@code commitlog_durable_mark_interval}.
  */
 public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
-                         boolean adaptiveOverlapGate, long durableMarkIntervalMicros) {
+                         boolean adaptiveOverlapGate) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
     public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
     public static final String ADAPTIVE_OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
-    public static final String DURABLE_MARK_INTERVAL_MICROS = "dev.commitlog.sync.durableMarkIntervalMicros";
     /**
      * Flushes Adaptive may run at once by default; whether a second one may start while one runs is
      * decided by trials that measure records made durable per second with and without overlap.
      */
     public static final int DEFAULT_ADAPTIVE_PIPELINE = 4;
-    /**
-     * Rewriting the durable mark puts the header's block into a flush's fdatasync (measured here: a
-     * 100-byte flush took a median 147-179 us alone, 172-204 us with the header). The mark is a
-     * lower bound, so skipping rewrites is crash-safe; what widens is the tail window in which media
-     * damage is read as a torn tail (docs/format.md).
-     */
-    public static final long DEFAULT_DURABLE_MARK_INTERVAL_MICROS = 1_000;
 
     static SyncTuning fromSystemProperties() {
         return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),
-                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
-                markInterval());
-    }
-
-    private static long markInterval() {
-        long micros = Long.getLong(DURABLE_MARK_INTERVAL_MICROS, DEFAULT_DURABLE_MARK_INTERVAL_MICROS);
-        if (micros < 0) {
-            throw new IllegalArgumentException(DURABLE_MARK_INTERVAL_MICROS + "=" + micros + " is negative (0 rewrites the mark with every flush)");
-        }
-        return micros;
+                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true));
     }
 
     private static boolean enabled(String property, boolean byDefault) {

@@ -29,6 +29,7 @@ class CommitLogConfigBuilderTest {
         assertEquals(Duration.ofMillis(10_000), config.syncPeriod());
         assertEquals(Duration.ofMillis(10), config.groupWindow());
         assertEquals(Duration.ofMillis(15_000), config.periodicLagBlock());
+        assertEquals(Duration.ofMillis(1), config.durableMarkInterval());
         assertEquals(32 << 20, config.segmentSize());
         assertEquals(16 << 20, config.maxRecordSize());
         assertEquals(8L << 30, config.totalSpace());
@@ -43,6 +44,7 @@ class CommitLogConfigBuilderTest {
                 .syncMode(SyncMode.PERIODIC)
                 .syncPeriod(Duration.ofMillis(50))
                 .periodicLagBlock(Duration.ofMillis(200))
+                .durableMarkInterval(Duration.ofMillis(5))
                 .segmentSize(1 << 20)
                 .maxRecordSize(4096)
                 .totalSpace(64L << 20)
@@ -52,6 +54,7 @@ class CommitLogConfigBuilderTest {
                 .build();
         assertEquals(Duration.ofMillis(50), config.syncPeriod());
         assertEquals(Duration.ofMillis(200), config.periodicLagBlock());
+        assertEquals(Duration.ofMillis(5), config.durableMarkInterval());
         assertEquals(1 << 20, config.segmentSize());
         assertEquals(4096, config.maxRecordSize());
         assertEquals(64L << 20, config.totalSpace());
@@ -153,6 +156,18 @@ class CommitLogConfigBuilderTest {
         assertRejected(() -> CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(-1)).build(), "commitlog_sync_period", "'-1s'");
         assertRejected(() -> CommitLogConfig.builder(DIR).periodicLagBlock(Duration.ofSeconds(-1)).build(),
                 "periodic_commitlog_sync_lag_block", "'-1s'");
+    }
+
+    @Test
+    void durableMarkIntervalMayBeZeroInEveryModeButNotNegative() {
+        for (SyncMode mode : SyncMode.values()) {
+            CommitLogConfig config = CommitLogConfig.builder(DIR).syncMode(mode).durableMarkInterval(Duration.ZERO).build();
+            assertEquals(Duration.ZERO, config.durableMarkInterval(), mode.toString());
+        }
+        assertRejected(() -> CommitLogConfig.builder(DIR).durableMarkInterval(Duration.ofNanos(-1)).build(),
+                "commitlog_durable_mark_interval", "'-1ns'", "is negative; expected zero (rewrite the mark with every flush)");
+        assertRejected(() -> CommitLogConfig.builder(DIR).durableMarkInterval(Duration.ofDays(200_000)).build(),
+                "commitlog_durable_mark_interval", "is too long");
     }
 
     @Test
@@ -267,7 +282,8 @@ class CommitLogConfigBuilderTest {
     void toStringPrintsEveryKeyWithItsValueInUnits() {
         String text = CommitLogConfig.builder(DIR).build().toString();
         assertEquals("CommitLogConfig{commitlog_directory: " + DIR + ", commitlog_sync: periodic, commitlog_sync_period: 10s, "
-                + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_segment_size: 32MiB, "
+                + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_durable_mark_interval: 1ms, "
+                + "commitlog_segment_size: 32MiB, "
                 + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commit_failure_policy: stop, "
                 + "commitlog_replay_policy: tolerate_tail, commitlog_file_mode: 0600}", text);
     }
@@ -282,6 +298,8 @@ class CommitLogConfigBuilderTest {
                     .filePermissions(EnumSet.of(OWNER_READ, OWNER_WRITE, GROUP_READ)).build(),
             CommitLogConfig.builder(DIR).syncMode(SyncMode.GROUP).groupWindow(Duration.ofNanos(500_000)).build(),
             CommitLogConfig.builder(DIR).syncMode(SyncMode.BATCH).replayPolicy(ReplayPolicy.SKIP_CORRUPT).build(),
+            CommitLogConfig.builder(DIR).syncMode(SyncMode.ADAPTIVE).durableMarkInterval(Duration.ZERO).build(),
+            CommitLogConfig.builder(DIR).durableMarkInterval(Duration.ofNanos(250_000)).build(),
         };
         for (CommitLogConfig config : configs) {
             assertEquals(config, CommitLogConfig.parse(yamlOf(config)), config.toString());

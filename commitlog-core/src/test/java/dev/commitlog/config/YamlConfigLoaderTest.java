@@ -31,6 +31,7 @@ class YamlConfigLoaderTest {
                 + "commitlog_sync: periodic\n"
                 + "commitlog_sync_period: 2s\n"
                 + "periodic_commitlog_sync_lag_block: 5000ms\n"
+                + "commitlog_durable_mark_interval: 0ms\n"
                 + "commitlog_segment_size: 1GiB\n"
                 + "max_record_size: 512KiB\n"
                 + "commitlog_total_space: 20GiB\n"
@@ -41,6 +42,7 @@ class YamlConfigLoaderTest {
         assertEquals(SyncMode.PERIODIC, config.syncMode());
         assertEquals(Duration.ofSeconds(2), config.syncPeriod());
         assertEquals(Duration.ofSeconds(5), config.periodicLagBlock());
+        assertEquals(Duration.ZERO, config.durableMarkInterval());
         assertEquals(1 << 30, config.segmentSize());
         assertEquals(512 << 10, config.maxRecordSize());
         assertEquals(20L << 30, config.totalSpace());
@@ -264,6 +266,11 @@ class YamlConfigLoaderTest {
     @Test
     void zeroGroupWindowIsRejected() {
         rejected(DIR + "commitlog_sync: group\ncommitlog_sync_group_window: 0ms\n", "commitlog_sync_group_window", "'0ms' is not positive");
+    }
+
+    @Test
+    void negativeDurableMarkIntervalIsRejected() {
+        rejected(DIR + "commitlog_durable_mark_interval: -1ms\n", "commitlog_durable_mark_interval", "'-1ms' is negative");
     }
 
     @Test

@@ -7,11 +7,11 @@ import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.segment.SegmentDescriptor;
-import dev.commitlog.sync.SyncTuning;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,20 +40,7 @@ final class TestLog {
 
     static TestLog write(Path dir) throws IOException {
         List<Long> positions = new ArrayList<>();
-        // Every flush rewrites the mark (by default, flushes past a segment's first page do so at
-        // most once a millisecond), so that it lies on the last record whatever the timing.
-        String previous = System.setProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS, "0");
-        CommitLog opened;
-        try {
-            opened = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL));
-        } finally {
-            if (previous == null) {
-                System.clearProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS);
-            } else {
-                System.setProperty(SyncTuning.DURABLE_MARK_INTERVAL_MICROS, previous);
-            }
-        }
-        try (CommitLog log = opened) {
+        try (CommitLog log = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL))) {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] payload = payload(i);
                 positions.add(log.append(payload, 0, payload.length));
@@ -62,8 +49,13 @@ final class TestLog {
         return new TestLog(dir, positions);
     }
 
+    /**
+     * Every flush rewrites the durable mark (by default, flushes past a segment's first page do so
+     * at most once a millisecond), so that it lies on the last record whatever the timing.
+     */
     static CommitLogConfig config(Path dir, ReplayPolicy policy) {
-        return CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE).replayPolicy(policy).build();
+        return CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE).replayPolicy(policy)
+                .durableMarkInterval(Duration.ZERO).build();
     }
 
     /** Record {@code i}'s payload: its index, then a pattern. */

@@ -81,8 +81,7 @@ public final class CommitLogContender implements Contender {
 
     private String describe() {
         if (ablation != null) {
-            return ablation.label() + ": commitlog " + mode.name().toLowerCase(Locale.ROOT) + " with "
-                    + ablation.properties() + " (set only while the log opens)";
+            return ablation.label() + ": commitlog " + mode.name().toLowerCase(Locale.ROOT) + " with " + ablation.describe();
         }
         CommitLogConfig defaults = CommitLogConfig.builder(Path.of(".")).build();
         return String.format(Locale.ROOT,
@@ -98,7 +97,7 @@ public final class CommitLogContender implements Contender {
         if (groupWindow != null) {
             builder.groupWindow(groupWindow);
         }
-        return builder.build();
+        return ablation == null ? builder.build() : ablation.configure(builder).build();
     }
 
     /** Opens a fresh log in {@code directory}, with this column's mechanism switched off if it is an ablation. */

@@ -1,21 +1,25 @@
 package dev.commitlog.bench.sut;
 
+import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.sync.SyncTuning;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.function.UnaryOperator;
 
 /**
  * The ablation columns ({@code --ablation}): the commit log with one of the sync mechanisms of
  * issue 5 switched off (or, for the ones off by default, on), to show what each one adds. The engine reads these switches from system
  * properties once, when a log opens ({@link SyncTuning}), so a column sets them
  * just before {@code CommitLog.open} and restores them just after: the cells run one at a time,
- * and every other log in the JVM keeps the engine's defaults.
+ * and every other log in the JVM keeps the engine's defaults. A mechanism that is configuration
+ * (the durable mark's interval) is changed in the column's config instead.
  */
 public enum SyncAblation {
     /** The engine before issue 5: every flush on the sync thread, which unparks every waiter itself. */
@@ -29,7 +33,8 @@ public enum SyncAblation {
     /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
     ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false)),
     /** Batch rewriting the header's durable mark with every flush (the engine before session 5), not at most once a millisecond. */
-    BATCH_EVERY_MARK("batch-mark-every-flush", SyncMode.BATCH, Map.of(Switch.DURABLE_MARK_INTERVAL_MICROS, 0));
+    BATCH_EVERY_MARK("batch-mark-every-flush", SyncMode.BATCH, "commitlog_durable_mark_interval: 0ms",
+            config -> config.durableMarkInterval(Duration.ZERO));
 
     /** The engine's switches, by the property names {@link SyncTuning} reads. */
     enum Switch {
@@ -37,8 +42,7 @@ public enum SyncAblation {
         CASCADE_WAKEUPS(SyncTuning.CASCADE_WAKEUPS),
         ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER),
         ADAPTIVE_PIPELINE(SyncTuning.ADAPTIVE_PIPELINE),
-        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE),
-        DURABLE_MARK_INTERVAL_MICROS(SyncTuning.DURABLE_MARK_INTERVAL_MICROS);
+        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE);
 
         final String property;
 
@@ -56,11 +60,25 @@ public enum SyncAblation {
     private final String label;
     private final SyncMode mode;
     private final Map<Switch, Object> switches;
+    /** The configuration this column changes, as YAML would say it; empty if none. */
+    private final String setting;
+    private final UnaryOperator<CommitLogConfig.Builder> configure;
 
     SyncAblation(String label, SyncMode mode, Map<Switch, Object> switches) {
+        this(label, mode, switches, "", UnaryOperator.identity());
+    }
+
+    SyncAblation(String label, SyncMode mode, String setting, UnaryOperator<CommitLogConfig.Builder> configure) {
+        this(label, mode, Map.of(), setting, configure);
+    }
+
+    SyncAblation(String label, SyncMode mode, Map<Switch, Object> switches, String setting,
+                 UnaryOperator<CommitLogConfig.Builder> configure) {
         this.label = label;
         this.mode = mode;
         this.switches = switches;
+        this.setting = setting;
+        this.configure = configure;
     }
 
     /** Every column's label, in declared order. */
@@ -74,6 +92,16 @@ public enum SyncAblation {
 
     public SyncMode mode() {
         return mode;
+    }
+
+    /** What the column changes, for the report header: its configuration, else its switches. */
+    public String describe() {
+        return setting.isEmpty() ? properties() + " (set only while the log opens)" : setting;
+    }
+
+    /** Applies this column's configuration change (none for most). */
+    public CommitLogConfig.Builder configure(CommitLogConfig.Builder config) {
+        return configure.apply(config);
     }
 
     /** The switches as {@code -D} settings, in a fixed order, for the report header. */

@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -17,7 +21,6 @@ class SyncAblationTest {
     private static final String GATHER = "dev.commitlog.sync.adaptiveGather";
     private static final String PIPELINE = "dev.commitlog.sync.adaptivePipeline";
     private static final String OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
-    private static final String MARK_INTERVAL = "dev.commitlog.sync.durableMarkIntervalMicros";
 
     @AfterEach
     void clear() {
@@ -26,7 +29,6 @@ class SyncAblationTest {
         System.clearProperty(GATHER);
         System.clearProperty(PIPELINE);
         System.clearProperty(OVERLAP_GATE);
-        System.clearProperty(MARK_INTERVAL);
     }
 
     @Test
@@ -36,7 +38,7 @@ class SyncAblationTest {
         assertEquals(Map.of(GATHER, "true"), seenDuringOpen(SyncAblation.ADAPTIVE_GATHER));
         assertEquals(Map.of(PIPELINE, "1"), seenDuringOpen(SyncAblation.ADAPTIVE_SOLO));
         assertEquals(Map.of(PIPELINE, "4", OVERLAP_GATE, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_UNGATED));
-        assertEquals(Map.of(MARK_INTERVAL, "0"), seenDuringOpen(SyncAblation.BATCH_EVERY_MARK));
+        assertEquals(Map.of(), seenDuringOpen(SyncAblation.BATCH_EVERY_MARK), "a configuration change, not a switch");
         assertNull(System.getProperty(INLINE));
         assertNull(System.getProperty(CASCADE));
         assertNull(System.getProperty(GATHER));
@@ -61,10 +63,21 @@ class SyncAblationTest {
                 SyncAblation.BATCH_CLASSIC.properties());
     }
 
+    @Test
+    void theMarkColumnChangesOnlyTheMarkIntervalInItsConfig() {
+        Path dir = Path.of("/var/lib/commitlog");
+        CommitLogConfig config = new CommitLogContender(SyncAblation.BATCH_EVERY_MARK).config(dir);
+        assertEquals(CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).durableMarkInterval(Duration.ZERO).build(), config);
+        assertEquals(CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).build(),
+                new CommitLogContender(SyncAblation.BATCH_CLASSIC).config(dir), "a switch column keeps the default config");
+        assertEquals("batch-mark-every-flush: commitlog batch with commitlog_durable_mark_interval: 0ms",
+                new CommitLogContender(SyncAblation.BATCH_EVERY_MARK).settings());
+    }
+
     private static Map<String, String> seenDuringOpen(SyncAblation ablation) throws IOException {
         return ablation.open(() -> {
             Map<String, String> seen = new HashMap<>();
-            for (String p : new String[] {INLINE, CASCADE, GATHER, PIPELINE, OVERLAP_GATE, MARK_INTERVAL}) {
+            for (String p : new String[] {INLINE, CASCADE, GATHER, PIPELINE, OVERLAP_GATE}) {
                 if (System.getProperty(p) != null) {
                     seen.put(p, System.getProperty(p));
                 }
