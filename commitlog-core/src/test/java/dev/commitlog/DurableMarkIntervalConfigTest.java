@@ -58,7 +58,7 @@ class DurableMarkIntervalConfigTest {
         return last;
     }
 
-    /** Segment 0's durable mark as the page cache holds it (the log writes the file through a mapping). */
+    /** Segment 0's durable mark as flushed (the file holds only what flushes wrote: the mapping is private). */
     private static long markInHeader(Path dir) throws IOException {
         Path file = dir.resolve(SegmentDescriptor.fileName(0));
         byte[] bytes = Files.readAllBytes(file);

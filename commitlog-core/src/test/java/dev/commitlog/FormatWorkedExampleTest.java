@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +21,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Keeps docs/format.md honest: its worked example (one record "hello" in a new log with 32 MiB
- * segments) must be byte for byte what the engine writes.
+ * segments, then a clean close) must be byte for byte what the engine writes, and the file before
+ * the close must differ only in the durable mark the text gives for it.
  */
 class FormatWorkedExampleTest {
     private static final Pattern DUMP_LINE = Pattern.compile("^0x([0-9a-f]{4})  ((?:[0-9a-f]{2}(?: {1,2}(?=[0-9a-f]{2}\\b))?)+)\\s{3,}\\S.*$");
+
+    private static final Path FORMAT_MD = Path.of("../docs/format.md");
 
     @TempDir
     Path dir;
@@ -29,21 +35,34 @@ class FormatWorkedExampleTest {
     @Test
     void theWorkedExampleInFormatMdIsWhatTheEngineWrites() throws IOException {
         long position;
+        Path segment = dir.resolve(SegmentDescriptor.fileName(0));
+        byte[] beforeClose;
         try (CommitLog log = CommitLog.open(CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).build())) {
             byte[] hello = "hello".getBytes(StandardCharsets.US_ASCII);
             position = log.append(hello, 0, hello.length);
+            beforeClose = Arrays.copyOf(Files.readAllBytes(segment), 0x50); // what was flushed (the mapping is private)
         }
         assertEquals(64, position);
-        byte[] written = Arrays.copyOf(Files.readAllBytes(dir.resolve(SegmentDescriptor.fileName(0))), 0x50);
-        assertEquals(32 << 20, Files.size(dir.resolve(SegmentDescriptor.fileName(0))));
-        assertArrayEquals(documentedBytes(0x50), written, "docs/format.md worked example vs the engine's bytes");
+        byte[] written = Arrays.copyOf(Files.readAllBytes(segment), 0x50);
+        assertEquals(32 << 20, Files.size(segment));
+        byte[] documented = documentedBytes(0x50);
+        assertArrayEquals(documented, written, "docs/format.md worked example vs the engine's bytes");
+
+        // The text: "Until the close, the mark read 64 (`40 00 00 00 00 00 00 00`, CRC 0x587051d8)".
+        int markCrc = SegmentHeader.durableMarkCrc(0, 64);
+        String text = Files.readString(FORMAT_MD);
+        assertTrue(text.contains(String.format("Until the close, the mark read 64 (`40 00 00 00 00 00 00 00`, CRC 0x%08x)", markCrc)),
+                "docs/format.md gives the mark before the close, with its CRC 0x" + Integer.toHexString(markCrc));
+        ByteBuffer expected = ByteBuffer.wrap(documented.clone()).order(ByteOrder.LITTLE_ENDIAN);
+        expected.putLong(SegmentDescriptor.DURABLE_MARK_OFFSET, 64).putInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, markCrc);
+        assertArrayEquals(expected.array(), beforeClose, "before the close only the mark differs: 64, durable before the append's flush");
     }
 
     /** The hex dump in the worked example, as bytes (offsets must be contiguous). */
     private static byte[] documentedBytes(int length) throws IOException {
         byte[] bytes = new byte[length];
         int filled = 0;
-        for (String line : Files.readAllLines(Path.of("../docs/format.md"))) {
+        for (String line : Files.readAllLines(FORMAT_MD)) {
             Matcher m = DUMP_LINE.matcher(line);
             if (!m.matches()) {
                 continue;

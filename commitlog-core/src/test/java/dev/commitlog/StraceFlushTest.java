@@ -20,24 +20,34 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Proves with the kernel's own record that Batch mode flushes synchronously and acknowledges only
- * after a flush: runs {@link StraceChild} under {@code strace -f -ttt -T -e trace=msync,fdatasync,fsync,write}
+ * after a flush: runs {@link StraceChild} under {@code strace -f -ttt -T -e trace=msync,fdatasync,fsync,write,pwrite64}
  * and checks that (1) flushes are fdatasync (and any msync is MS_SYNC, never MS_ASYNC), and (2) for every acknowledged
  * append, a sync call started after the append began and returned before the acknowledgment. A
  * control run in Periodic mode (which acknowledges before flushing) must fail check (2), showing
- * that the check can fail.
+ * that the check can fail. (3) The clean close that follows the last acknowledgment writes the
+ * segment's 64-byte header (the exact durable mark) and fdatasyncs that file.
  */
 class StraceFlushTest {
     private static final Pattern LINE = Pattern.compile("^(\\d+)\\s+(\\d+\\.\\d+)\\s+(.*)$");
     private static final Pattern DURATION = Pattern.compile("<(\\d+\\.\\d+)>\\s*$");
     private static final Pattern MARK = Pattern.compile("write\\(\\d+, \"([AB]) (\\d+) (\\d+)\\\\n\"");
+    /** pwrite64(fd, "bytes"..., count, offset) = written */
+    private static final Pattern PWRITE = Pattern.compile("^pwrite64\\((\\d+), .*, (\\d+), (\\d+)\\)\\s+=\\s+(-?\\d+)");
+    private static final Pattern FD = Pattern.compile("^\\w+\\((\\d+)[,)]");
 
     @TempDir
     Path dir;
 
-    record SyncCall(String call, double start, double end) {
+    /** A successful sync call; {@code fd} is -1 for msync. */
+    record SyncCall(String call, int fd, double start, double end) {
     }
 
-    record Trace(List<SyncCall> syncs, Map<String, Double> begun, Map<String, Double> acked, List<String> asyncFlushes) {
+    /** A successful pwrite64 of {@code count} bytes at {@code offset}. */
+    record PositionalWrite(int fd, int count, long offset, double start, double end) {
+    }
+
+    record Trace(List<SyncCall> syncs, Map<String, Double> begun, Map<String, Double> acked, List<String> asyncFlushes,
+                 List<PositionalWrite> pwrites) {
     }
 
     @ParameterizedTest
@@ -49,6 +59,14 @@ class StraceFlushTest {
         assertEquals(600, trace.acked().size(), "every append was acknowledged in the trace");
         List<String> uncovered = uncoveredAcks(trace);
         assertTrue(uncovered.isEmpty(), uncovered.size() + " acknowledgments without a covering flush, e.g. " + uncovered.stream().limit(5).toList());
+        // 600 records of 112 bytes end past the segment's first 4 KiB: no flush carried the exact mark.
+        double lastAck = trace.acked().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        List<PositionalWrite> headerWrites = trace.pwrites().stream()
+                .filter(w -> w.start() >= lastAck && w.offset() == 0 && w.count() == 64).toList();
+        assertTrue(headerWrites.stream().anyMatch(w -> trace.syncs().stream()
+                        .anyMatch(sync -> sync.call().equals("fdatasync") && sync.fd() == w.fd() && sync.start() >= w.end())),
+                "the clean close writes the header (the exact durable mark) and then fdatasyncs that file; header writes after the "
+                        + "last acknowledgment: " + headerWrites);
     }
 
     @Test
@@ -75,7 +93,7 @@ class StraceFlushTest {
         Path traceFile = dir.resolve("strace.txt");
         Path marks = dir.resolve("marks.txt");
         List<String> command = new ArrayList<>(List.of("strace", "-f", "-ttt", "-T", "-s", "64",
-                "-e", "trace=msync,fdatasync,fsync,write", "-o", traceFile.toString()));
+                "-e", "trace=msync,fdatasync,fsync,write,pwrite64", "-o", traceFile.toString()));
         command.addAll(ChildJvm.command(StraceChild.class, dir.resolve("log").toString(), mode.name(),
                 Integer.toString(threads), Integer.toString(perThread), marks.toString()));
         Process process = ChildJvm.start(command);
@@ -91,6 +109,7 @@ class StraceFlushTest {
         Map<String, Double> begun = new HashMap<>();
         Map<String, Double> acked = new HashMap<>();
         List<String> async = new ArrayList<>();
+        List<PositionalWrite> pwrites = new ArrayList<>();
         Map<String, Double> unfinishedStart = new HashMap<>();
         Map<String, String> unfinishedText = new HashMap<>();
         for (String raw : Files.readAllLines(traceFile)) {
@@ -114,7 +133,8 @@ class StraceFlushTest {
                 }
                 start = unfinishedStart.remove(pid);
                 end = time;
-                text = unfinishedText.remove(pid) + text;
+                // "pwrite64(5, ..., 64, 0 <unfinished ...>" and "<... pwrite64 resumed>) = 64 <0.000010>"
+                text = unfinishedText.remove(pid).replace(" <unfinished ...>", "") + text.replaceFirst("^<\\.\\.\\. \\w+ resumed>\\s*", "");
             } else {
                 start = time;
                 Matcher d = DURATION.matcher(text);
@@ -127,12 +147,20 @@ class StraceFlushTest {
                         async.add(text);
                     }
                     if (text.contains("= 0")) {
-                        syncs.add(new SyncCall(call, start, end));
+                        syncs.add(new SyncCall(call, -1, start, end));
                     }
                 }
                 case "fdatasync", "fsync" -> {
-                    if (text.contains("= 0")) {
-                        syncs.add(new SyncCall(call, start, end));
+                    Matcher fd = FD.matcher(text);
+                    if (text.contains("= 0") && fd.find()) {
+                        syncs.add(new SyncCall(call, Integer.parseInt(fd.group(1)), start, end));
+                    }
+                }
+                case "pwrite64" -> {
+                    Matcher w = PWRITE.matcher(text);
+                    if (w.find() && w.group(2).equals(w.group(4))) {
+                        pwrites.add(new PositionalWrite(Integer.parseInt(w.group(1)), Integer.parseInt(w.group(2)),
+                                Long.parseLong(w.group(3)), start, end));
                     }
                 }
                 case "write" -> {
@@ -149,6 +177,6 @@ class StraceFlushTest {
                 default -> { }
             }
         }
-        return new Trace(syncs, begun, acked, async);
+        return new Trace(syncs, begun, acked, async, pwrites);
     }
 }

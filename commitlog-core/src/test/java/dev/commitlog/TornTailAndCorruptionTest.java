@@ -9,6 +9,7 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.record.RecordDescriptor;
 import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,8 +27,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The last record cut at every byte, and a bit flipped at every byte of a middle record. A Batch
- * log of ten records flushed one by one: the durable mark (see SegmentDescriptor) then lies past
- * the middle record, so damage there is corruption, while the last record is an unflushed tail.
+ * log of ten records flushed one by one, its files taken as a crash right after the last
+ * acknowledgment leaves them (a clean close would make the mark exact): the durable mark (see
+ * SegmentDescriptor) then lies past the middle record, so damage there is corruption, while the
+ * last record, flushed by the flush whose mark is the position before it, is the tail a crash
+ * could have torn.
  */
 class TornTailAndCorruptionTest {
     private static final int RECORDS = 10;
@@ -42,16 +46,18 @@ class TornTailAndCorruptionTest {
 
     @BeforeEach
     void writeLog() throws IOException {
+        segment = dir.resolve(SegmentDescriptor.fileName(0));
         try (CommitLog log = CommitLog.open(config(dir, SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).build())) {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] record = payload(i, PAYLOAD);
                 positions.add(log.append(record, 0, record.length));
             }
+            // The crash image: the file holds what was flushed (the mapping is private), the mark as the last flush left it.
+            pristine = Files.readAllBytes(segment);
         }
-        try (Stream<Path> files = Files.list(dir)) {
-            segment = files.filter(f -> f.getFileName().toString().equals(SegmentDescriptor.fileName(0))).findFirst().orElseThrow();
-        }
-        pristine = Files.readAllBytes(segment);
+        long mark = SegmentHeader.decode(ByteBuffer.wrap(pristine), 0, pristine.length).durableMark();
+        assertTrue(mark > positions.get(MIDDLE) && mark <= positions.get(RECORDS - 1),
+                "the mark lies past the middle record and not past the start of the last one: " + mark);
     }
 
     @Test

@@ -148,6 +148,15 @@ public final class Segment {
         memory.writeInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, markCrc);
     }
 
+    /** The durable mark in the mapped header: the last one written, or the file's when none was. */
+    long durableMarkInMemory() {
+        return memory.readLong(SegmentDescriptor.DURABLE_MARK_OFFSET);
+    }
+
+    int durableMarkCrcInMemory() {
+        return memory.readInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET);
+    }
+
     Segment next() {
         return next;
     }

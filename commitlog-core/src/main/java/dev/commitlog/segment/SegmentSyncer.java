@@ -20,8 +20,8 @@ import java.util.function.Consumer;
  * <p>Assumptions and guarantees:
  * <ul>
  *   <li>Only the holder of the sync service's flush role calls {@link #claimFlush},
- *       {@link #publishCompleted}, {@link #hasUnflushedData}, {@link #publishedRecords} and
- *       {@link #recordsWhenPublished}; the thread that claimed a ticket alone calls
+ *       {@link #publishCompleted}, {@link #hasUnflushedData}, {@link #publishedRecords},
+ *       {@link #recordsWhenPublished} and {@link #writeExactMark}; the thread that claimed a ticket alone calls
  *       {@link #performFlush} and then {@link #completed} or {@link #abandoned} on it, without the
  *       role; any thread may read the durable position.</li>
  *   <li>Frames are claimed in position order and the scan stops at the first one whose length is
@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  *   <li>Only one flush at a time rewrites the header's durable mark (a lower bound, so skipping a
  *       rewrite is always safe); the others leave the header alone. Past the segment's first page a
  *       flush rewrites it at most once per mark interval, since the header's block costs a second
- *       block per fdatasync.</li>
+ *       block per fdatasync. A clean close makes it exact ({@link #writeExactMark}), once no flush
+ *       is outstanding.</li>
  * </ul>
  */
 public final class SegmentSyncer {
@@ -48,6 +49,8 @@ public final class SegmentSyncer {
     static final int HEADER_PAGE = Segment.PAGE_SIZE;
 
     private final Sequence durable;
+    /** The durable position when the log opened: flushes since have moved it past this. */
+    private final long openedAt;
     private final MetricsRecorder metrics;
     private final Consumer<Segment> onSegmentDurable;
     /** Volatile for readers outside the role (retention asks which segment is being synced). */
@@ -91,7 +94,8 @@ public final class SegmentSyncer {
         this.syncing = first;
         this.scanOffset = firstFreeOffset;
         this.claimedOffset = firstFreeOffset;
-        this.durable = new Sequence(first.basePosition() + firstFreeOffset);
+        this.openedAt = first.basePosition() + firstFreeOffset;
+        this.durable = new Sequence(openedAt);
         this.claimedPosition = first.basePosition() + firstFreeOffset;
         this.metrics = metrics;
         this.onSegmentDurable = onSegmentDurable;
@@ -216,6 +220,38 @@ public final class SegmentSyncer {
         long started = System.nanoTime();
         ticket.segment.file().flushHeaderAndRange(ticket.headerLength, ticket.from, ticket.to, ticket.lane);
         ticket.elapsedNanos = System.nanoTime() - started;
+    }
+
+    /**
+     * On a clean close, once every flush is published and none failed: writes the durable position
+     * as the durable mark of the segment being synced and makes the header durable (its write and
+     * an fdatasync, through the same file and lane 0 that flushes use). Recovery then treats damage
+     * anywhere below the end of a cleanly closed log as corruption, where the lazily rewritten mark
+     * would leave the last flushes looking like a torn tail. The mark stays a lower bound: the
+     * position is durable already. Does nothing, and returns false, when the header already holds
+     * this mark or when nothing was flushed since the log opened. Role holder only.
+     *
+     * @throws IllegalStateException if a flush is outstanding (running, unpublished or failed)
+     * @throws IOException           if the header's write or sync failed; as after any failed
+     *                               flush, nothing more may be written
+     */
+    public boolean writeExactMark() throws IOException {
+        if (claimed != published) {
+            throw new IllegalStateException((claimed - published) + " flushes are outstanding: the exact mark is written after the last one");
+        }
+        long durableNow = durable.get();
+        Segment segment = syncing;
+        if (durableNow == openedAt || durableNow < segment.basePosition() || durableNow > segment.endPosition()) {
+            return false; // nothing new is durable (the mark of an unchanged log is left as it is); never a mark outside the segment
+        }
+        int crc = SegmentHeader.durableMarkCrc(segment.id(), durableNow, markScratch, markCrc);
+        if (segment.durableMarkInMemory() == durableNow && segment.durableMarkCrcInMemory() == crc) {
+            return false; // the last flush carried it; every flush that touched the header is published, so it is on disk
+        }
+        segment.writeDurableMark(durableNow, crc);
+        segment.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, SegmentDescriptor.HEADER_LENGTH,
+                SegmentDescriptor.HEADER_LENGTH, 0);
+        return true;
     }
 
     /** The ticket's flush returned: it may be published once every earlier one is. Its owner only. */

@@ -3,6 +3,7 @@ package dev.commitlog.sync;
 import dev.commitlog.CommitLogException;
 import dev.commitlog.CommitLogFailedException;
 import dev.commitlog.config.CommitFailurePolicy;
+import dev.commitlog.io.NoSpaceLeftException;
 import dev.commitlog.segment.FlushTicket;
 import dev.commitlog.segment.SegmentSyncer;
 import java.io.IOException;
@@ -427,9 +428,27 @@ abstract class AbstractSyncService implements SyncService, Runnable {
                 }
             } while (failure == null && !syncer.flushAbandoned() && syncer.hasUnflushedData() && System.nanoTime() < deadline);
             publishHoldingRole(); // the last flush, if the deadline cut the loop short after it
+            if (failure == null && !syncer.flushAbandoned()) {
+                writeExactMark(); // before the writer unmaps the segment; never after a failed flush
+            }
             waiters.wakeAll();
         } finally {
             flushRole.set(false);
+        }
+    }
+
+    /**
+     * Close, after the last flush was published and none failed: the durable position becomes the
+     * tail segment's durable mark ({@link SegmentSyncer#writeExactMark}). A full disk leaves the older
+     * mark, still a lower bound; a failed sync fails the log like any failed flush. Role holder only.
+     */
+    private void writeExactMark() {
+        try {
+            syncer.writeExactMark();
+        } catch (NoSpaceLeftException e) {
+            LOG.warn("commit log closed without writing its exact durable mark ({}): the older mark stays, a lower bound", e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            fail(e);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.commitlog.segment;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.record.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteOrder;
@@ -14,7 +15,9 @@ import org.junit.jupiter.api.Test;
  * The durable mark is rewritten lazily: a flush that writes the header's 4 KiB block anyway always
  * carries it, a flush past that block carries it at most once per mark interval, and whatever mark
  * is written is a durable position from before the flush that carries it (a lower bound, which is
- * what makes skipping rewrites crash-safe; SimulatedPowerLossTest checks recovery over it).
+ * what makes skipping rewrites crash-safe; SimulatedPowerLossTest checks recovery over it). On a
+ * clean close the syncer writes the exact durable position as the mark, once, in a header-only
+ * flush (CleanCloseDurableMarkTest checks what recovery makes of it).
  */
 class DurableMarkIntervalTest {
     private static final int SIZE = 256 * 1024;
@@ -75,6 +78,60 @@ class DurableMarkIntervalTest {
         assertTrue(markInHeader() < syncer.durablePosition());
     }
 
+    @Test
+    void theExactMarkIsTheDurablePositionWrittenAsAHeaderOnlyFlushOnce() throws IOException {
+        syncer.markInterval(TimeUnit.HOURS.toNanos(1));
+        flushOneRecordEachUntil(3 * HEADER_PAGE);
+        long lagging = markInHeader();
+        assertTrue(lagging < syncer.durablePosition(), "past the first page the mark lags: " + lagging);
+        int flushes = file.flushes.size();
+
+        assertTrue(syncer.writeExactMark());
+        assertEquals(syncer.durablePosition(), markInHeader(), "the exact mark is the durable position");
+        assertEquals(SegmentHeader.durableMarkCrc(segment.id(), syncer.durablePosition()), markCrcInHeader());
+        assertEquals(flushes + 1, file.flushes.size(), "one flush");
+        int header = SegmentDescriptor.HEADER_LENGTH;
+        assertArrayEquals(new int[] {header, header, header, 0}, file.flushes.get(flushes), "the header alone, on lane 0");
+
+        assertFalse(syncer.writeExactMark(), "the header holds the exact mark already");
+        assertEquals(flushes + 1, file.flushes.size(), "no second header flush");
+    }
+
+    @Test
+    void theExactMarkIsNotWrittenWhenNothingWasFlushedNorWhileAFlushIsOutstanding() throws IOException {
+        syncer.markInterval(TimeUnit.HOURS.toNanos(1));
+        assertFalse(syncer.writeExactMark(), "nothing was flushed since the log opened");
+        assertEquals(0, markInHeader());
+        assertTrue(file.flushes.isEmpty());
+
+        append();
+        FlushTicket ticket = syncer.claimFlush(1);
+        assertThrows(IllegalStateException.class, syncer::writeExactMark, "a flush is outstanding");
+        syncer.performFlush(ticket);
+        syncer.abandoned(ticket); // a failed flush is never published: the mark is never written after it
+        assertThrows(IllegalStateException.class, syncer::writeExactMark, "a failed flush is outstanding for ever");
+    }
+
+    @Test
+    void afterTheLastSegmentEndedTheExactMarkIsTheNextSegmentsBase() throws IOException {
+        RecordingSegmentFile nextFile = new RecordingSegmentFile(SIZE);
+        Segment next = new Segment(2, segment.endPosition(), nextFile, SegmentDescriptor.HEADER_LENGTH);
+        append();
+        long marker = segment.claim(SIZE); // overflows: this claimant seals the segment
+        segment.writeEndMarker(marker, new FrameChecksum());
+        segment.next(next);
+        finish(syncer.claimFlush(1));
+        assertEquals(segment.endPosition(), syncer.durablePosition());
+        assertNull(syncer.claimFlush(1), "moves to the next segment, which holds nothing yet");
+        assertSame(next, syncer.syncingSegment());
+
+        assertTrue(syncer.writeExactMark());
+        long mark = nextFile.buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getLong(SegmentDescriptor.DURABLE_MARK_OFFSET);
+        assertEquals(next.basePosition(), mark, "the ended segment's records all lie below the next segment's mark");
+        int header = SegmentDescriptor.HEADER_LENGTH;
+        assertArrayEquals(new int[] {header, header, header, 0}, nextFile.flushes.get(nextFile.flushes.size() - 1));
+    }
+
     /** Appends and flushes one record at a time until the segment is filled to {@code offset}. */
     private void flushOneRecordEachUntil(int offset) throws IOException {
         while (syncer.durablePosition() - segment.basePosition() < offset) {
@@ -101,5 +158,9 @@ class DurableMarkIntervalTest {
 
     private long markInHeader() {
         return file.buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getLong(SegmentDescriptor.DURABLE_MARK_OFFSET);
+    }
+
+    private int markCrcInHeader() {
+        return file.buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET);
     }
 }

@@ -10,9 +10,11 @@ import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,7 +23,9 @@ import java.util.stream.Stream;
 /**
  * A log written by the engine for the tool's tests: 20 records of 8,000 bytes in 64 KiB segments
  * (8 a segment: segments 0 and 1 full, 2 holding the last 4, 3 prepared empty), appended in batch
- * mode with the mark rewritten by every flush, so the durable mark lies on the last record: damage before it is corruption, damage to the
+ * mode with the mark rewritten by every flush, and left as a crash right after the last
+ * acknowledgment leaves it (a clean close would make the mark exact, the end of the last record),
+ * so the durable mark lies on the last record: damage before it is corruption, damage to the
  * last record is a torn tail. Plus the ways to damage it.
  */
 final class TestLog {
@@ -40,12 +44,20 @@ final class TestLog {
 
     static TestLog write(Path dir) throws IOException {
         List<Long> positions = new ArrayList<>();
+        Path tail = dir.resolve(SegmentDescriptor.fileName((long) (RECORDS - 1) / PER_SEGMENT));
+        byte[] crashed;
         try (CommitLog log = CommitLog.open(config(dir, ReplayPolicy.TOLERATE_TAIL))) {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] payload = payload(i);
                 positions.add(log.append(payload, 0, payload.length));
             }
+            crashed = Files.readAllBytes(tail); // what was flushed (the mapping is private), the mark as the last flush left it
         }
+        // The close changed only the tail's durable mark (and its CRC): put back the crash image's.
+        byte[] closed = Files.readAllBytes(tail);
+        assertEquals(-1, Arrays.mismatch(Arrays.copyOfRange(crashed, SegmentDescriptor.HEADER_LENGTH, crashed.length),
+                Arrays.copyOfRange(closed, SegmentDescriptor.HEADER_LENGTH, closed.length)), "the close changed only the header");
+        Files.write(tail, crashed);
         return new TestLog(dir, positions);
     }
 
@@ -104,7 +116,11 @@ final class TestLog {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.toList()) {
                 if (Files.isRegularFile(file)) {
-                    contents.put(file.getFileName().toString(), Files.readAllBytes(file));
+                    try {
+                        contents.put(file.getFileName().toString(), Files.readAllBytes(file));
+                    } catch (NoSuchFileException renamed) {
+                        // an open log's allocator renamed its .tmp segment since the listing: not a file of the log yet
+                    }
                 }
             }
         }
