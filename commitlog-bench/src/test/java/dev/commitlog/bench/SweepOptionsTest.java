@@ -28,7 +28,7 @@ class SweepOptionsTest {
         assertFalse(o.ablation());
         assertEquals(new AsyncOptions(List.of(1, 4), 4096, List.of("batch", "adaptive")), o.async());
         assertTrue(o.async().enabled());
-        assertEquals(List.of("rocksdb", "fsync-each", "chronicle-queue"), o.peers());
+        assertEquals(List.of("rocksdb", "fsync-each", "lock-group", "chronicle-queue"), o.peers());
         assertEquals(CellTiming.DEFAULT, o.timing());
         assertEquals(100, o.recordBytes());
         assertEquals(1, o.rounds(), "one round by default: the default sweep stays as short as it was");

@@ -56,7 +56,7 @@ public final class FsyncEachPeer implements Contender {
         }
     }
 
-    private static void preallocate(FileChannel channel) throws IOException {
+    static void preallocate(FileChannel channel) throws IOException {
         ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
         for (long at = 0; at < FILE_BYTES; at += zeros.capacity()) {
             zeros.clear();

@@ -13,6 +13,7 @@ public final class PeerCatalog {
     private static final List<Entry> PEERS = List.of(
             new Entry(RocksDbPeer.NAME, RocksDbPeer::new),
             new Entry(FsyncEachPeer.NAME, FsyncEachPeer::new),
+            new Entry(LockGroupPeer.NAME, LockGroupPeer::new),
             new Entry(ChronicleQueuePeer.NAME, ChronicleQueuePeer::new));
 
     private PeerCatalog() {
