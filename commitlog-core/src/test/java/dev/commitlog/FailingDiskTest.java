@@ -3,9 +3,9 @@ package dev.commitlog;
 import static dev.commitlog.SimulatedPowerLossTest.record;
 import static dev.commitlog.TestLogs.NO_DAMAGE;
 import static dev.commitlog.TestLogs.TAIL_ONLY;
+import static dev.commitlog.TestLogs.smallSegmentConfig;
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.sync.SyncTuning;
@@ -14,7 +14,6 @@ import dev.commitlog.segment.SegmentDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,24 +40,16 @@ class FailingDiskTest {
     @TempDir
     Path dir;
 
-    private static CommitLogConfig config(Path directory, SyncMode mode) {
-        CommitLogConfig.Builder builder = CommitLogConfig.builder(directory).syncMode(mode).segmentSize(TestLogs.SMALL_SEGMENT);
-        return switch (mode) {
-            case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).build();
-            case GROUP -> builder.groupWindow(Duration.ofMillis(1)).build();
-            case BATCH, ADAPTIVE -> builder.build();
-        };
-    }
-
     @ParameterizedTest
     @EnumSource(value = SyncMode.class, names = {"BATCH", "GROUP"})
     void failedFlushFailsItsWaitersAndLaterAppendsAndIsNeverRetried(SyncMode mode) throws Exception {
         SimulatedDisk disk = new SimulatedDisk();
-        List<Long> acknowledged = new ArrayList<>();
-        CommitLog log = CommitLog.open(config(Files.createDirectories(dir.resolve("live")), mode), disk, NO_DAMAGE);
+        List<TestLogs.Entry> acknowledged = new ArrayList<>();
+        CommitLog log = CommitLog.open(smallSegmentConfig(Files.createDirectories(dir.resolve("live")), mode), disk, NO_DAMAGE);
         for (int seq = 0; seq < 10; seq++) {
             byte[] bytes = record(0, seq);
-            acknowledged.add(log.append(bytes, 0, bytes.length));
+            // a fresh copy to compare with: append must not have changed the caller's bytes
+            acknowledged.add(new TestLogs.Entry(log.append(bytes, 0, bytes.length), record(0, seq)));
         }
         long durableBefore = log.durablePosition();
 
@@ -79,7 +70,7 @@ class FailingDiskTest {
         }
         threads.forEach(Thread::start);
         assertTrue(disk.awaitFlushBlocked(5_000), "a flush of the new appends started");
-        awaitParked(threads);
+        WaitingThreads.awaitWaiting("an appender", threads);
         disk.failNextFlush();
         disk.releaseFlushes();
         for (Thread thread : threads) {
@@ -108,13 +99,9 @@ class FailingDiskTest {
         for (SimulatedDisk.Loss loss : SimulatedDisk.Loss.values()) {
             for (int round = 0; round < 4; round++) {
                 Path reopen = Files.createDirectories(dir.resolve("reopen-" + loss + "-" + round));
-                try (CommitLog reopened = CommitLog.open(config(reopen, mode), disk.crashImage(random, loss), TAIL_ONLY)) {
+                try (CommitLog reopened = CommitLog.open(smallSegmentConfig(reopen, mode), disk.crashImage(random, loss), TAIL_ONLY)) {
                     List<TestLogs.Entry> entries = TestLogs.replayAll(reopened);
-                    assertTrue(entries.size() >= acknowledged.size(), loss + ": acknowledged records are lost");
-                    for (int seq = 0; seq < acknowledged.size(); seq++) {
-                        assertEquals(acknowledged.get(seq), entries.get(seq).position(), loss.toString());
-                        assertArrayEquals(record(0, seq), entries.get(seq).payload(), loss.toString());
-                    }
+                    TestLogs.assertReplayBeginsWith(acknowledged, entries, loss.toString());
                     for (TestLogs.Entry extra : entries.subList(acknowledged.size(), entries.size())) {
                         ByteBuffer b = ByteBuffer.wrap(extra.payload());
                         int thread = b.getInt();
@@ -160,7 +147,7 @@ class FailingDiskTest {
                 }
             });
             Path directory = Files.createDirectories(dir.resolve("load-" + round));
-            CommitLog log = CommitLog.open(config(directory, mode), disk, NO_DAMAGE);
+            CommitLog log = CommitLog.open(smallSegmentConfig(directory, mode), disk, NO_DAMAGE);
             live.set(log);
             int threads = 4;
             long[][] positions = new long[threads][100_000];
@@ -226,7 +213,7 @@ class FailingDiskTest {
                     }
                 }
             }
-            try (CommitLog reopened = CommitLog.open(config(directory, mode), disk.crashImage(new Random(round), SimulatedDisk.Loss.NONE),
+            try (CommitLog reopened = CommitLog.open(smallSegmentConfig(directory, mode), disk.crashImage(new Random(round), SimulatedDisk.Loss.NONE),
                     TAIL_ONLY)) { // a frame written into a flushed page while msync copied it may be torn
                 Set<Long> present = new HashSet<>();
                 for (TestLogs.Entry entry : TestLogs.replayAll(reopened)) {
@@ -249,10 +236,9 @@ class FailingDiskTest {
     void diskFullOnSegmentCreationRefusesTheAppendUntilSpaceIsBack(SyncMode mode) throws Exception {
         SimulatedDisk disk = new SimulatedDisk();
         Path directory = Files.createDirectories(dir.resolve("live"));
-        List<Long> positions = new ArrayList<>();
-        List<byte[]> records = new ArrayList<>();
+        List<TestLogs.Entry> acknowledged = new ArrayList<>();
         Set<String> refused = new HashSet<>();
-        try (CommitLog log = CommitLog.open(config(directory, mode), disk, NO_DAMAGE)) {
+        try (CommitLog log = CommitLog.open(smallSegmentConfig(directory, mode), disk, NO_DAMAGE)) {
             // The allocator prepares segment 1 at open; let it, then fill the disk.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             while (!disk.fileNames().contains(SegmentDescriptor.fileName(1)) && System.nanoTime() < deadline) {
@@ -265,8 +251,7 @@ class FailingDiskTest {
             for (int seq = 0; seq < 1_000 && full == null; seq++) {
                 byte[] bytes = bigRecord(seq);
                 try {
-                    positions.add(log.append(bytes, 0, bytes.length));
-                    records.add(bytes);
+                    acknowledged.add(new TestLogs.Entry(log.append(bytes, 0, bytes.length), bytes));
                 } catch (CommitLogException e) {
                     full = e;
                     refused.add(new String(bytes, 0, 12, java.nio.charset.StandardCharsets.US_ASCII));
@@ -276,7 +261,7 @@ class FailingDiskTest {
             assertFalse(full instanceof CommitLogFailedException, "a full disk refuses an append; it does not fail the log");
             assertTrue(full.getMessage().contains("No space left on device"), full.getMessage());
             assertTrue(full.getMessage().contains(SegmentDescriptor.fileName(2)), full.getMessage());
-            assertTrue(positions.size() > 64, "segments 0 and 1 were filled first");
+            assertTrue(acknowledged.size() > 64, "segments 0 and 1 were filled first");
             long durable = log.durablePosition();
 
             // Still full: refused again, and again nothing is written.
@@ -292,28 +277,27 @@ class FailingDiskTest {
             disk.clearCreateFault();
             for (int seq = 10_000; seq < 10_100; seq++) {
                 byte[] bytes = bigRecord(seq);
-                positions.add(log.append(bytes, 0, bytes.length));
-                records.add(bytes);
+                acknowledged.add(new TestLogs.Entry(log.append(bytes, 0, bytes.length), bytes));
             }
             log.sync();
-            assertReplaysExactly(TestLogs.replayAll(log), positions, records, refused);
+            assertReplaysExactly(TestLogs.replayAll(log), acknowledged, refused, "live");
         }
         Random random = new Random(11);
         for (SimulatedDisk.Loss loss : SimulatedDisk.Loss.values()) {
             Path reopen = Files.createDirectories(dir.resolve("reopen-" + loss));
-            try (CommitLog reopened = CommitLog.open(config(reopen, mode), disk.crashImage(random, loss), NO_DAMAGE)) {
-                assertReplaysExactly(TestLogs.replayAll(reopened), positions, records, refused);
+            try (CommitLog reopened = CommitLog.open(smallSegmentConfig(reopen, mode), disk.crashImage(random, loss), NO_DAMAGE)) {
+                assertReplaysExactly(TestLogs.replayAll(reopened), acknowledged, refused, loss.toString());
             }
         }
     }
 
-    private static void assertReplaysExactly(List<TestLogs.Entry> entries, List<Long> positions, List<byte[]> records, Set<String> refused) {
-        assertEquals(positions.size(), entries.size(), "exactly the acknowledged records replay");
-        for (int i = 0; i < entries.size(); i++) {
-            assertEquals(positions.get(i), entries.get(i).position());
-            assertArrayEquals(records.get(i), entries.get(i).payload());
-            String key = new String(entries.get(i).payload(), 0, 12, java.nio.charset.StandardCharsets.US_ASCII);
-            assertFalse(refused.contains(key), "a refused record replays: " + key);
+    /** Exactly the acknowledged records replay, in order, and none that was refused. */
+    private static void assertReplaysExactly(List<TestLogs.Entry> entries, List<TestLogs.Entry> acknowledged, Set<String> refused,
+                                             String what) {
+        TestLogs.assertReplaysExactly(acknowledged, entries, what);
+        for (TestLogs.Entry entry : entries) {
+            String key = new String(entry.payload(), 0, 12, java.nio.charset.StandardCharsets.US_ASCII);
+            assertFalse(refused.contains(key), what + ": a refused record replays: " + key);
         }
     }
 
@@ -328,13 +312,4 @@ class FailingDiskTest {
         return bytes;
     }
 
-    private static void awaitParked(List<Thread> threads) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        for (Thread thread : threads) {
-            while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
-                assertTrue(System.nanoTime() < deadline, "appender " + thread.getName() + " never waited: " + thread.getState());
-                Thread.sleep(1);
-            }
-        }
-    }
 }

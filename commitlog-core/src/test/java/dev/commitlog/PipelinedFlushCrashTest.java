@@ -234,7 +234,7 @@ class PipelinedFlushCrashTest {
         Path reopen = Files.createDirectories(dir.resolve("reopen"));
         try (CommitLog reopened = CommitLog.open(config(reopen).replayPolicy(ReplayPolicy.STRICT).build(),
                 disk.crashImage(new Random(1), SimulatedDisk.Loss.NONE), NO_DAMAGE)) {
-            assertReplaysExactly(load.acknowledged, TestLogs.replayAll(reopened));
+            TestLogs.assertReplaysExactly(load.acknowledged, TestLogs.replayAll(reopened), "reopened after the disk was full");
         }
     }
 
@@ -252,7 +252,7 @@ class PipelinedFlushCrashTest {
         assertNull(load.unexpected.get(), () -> "an appender failed oddly: " + load.unexpected.get());
         assertEquals(6, load.refusals.size(), "every waiting appender was told");
         for (Throwable refusal : load.refusals) {
-            assertTrue(refusal instanceof CommitLogException || isClosedRefusal(refusal), () -> "unexpected refusal " + refusal);
+            assertTrue(refusal instanceof CommitLogException || TestLogs.isClosedRefusal(refusal), () -> "unexpected refusal " + refusal);
         }
         assertEquals(acknowledgedWhenFull, load.acknowledged, "nothing was acknowledged after the disk filled up");
         assertOverlapped(full.slow());
@@ -335,19 +335,15 @@ class PipelinedFlushCrashTest {
         assertEquals(threads, load.acknowledged.size(), "every appender waiting at close is acknowledged: " + load.refusals);
         assertEquals(threads, load.refusals.size());
         for (Throwable refusal : load.refusals) {
-            assertTrue(isClosedRefusal(refusal), () -> "the next append is refused because the log is closed, not " + refusal);
+            assertTrue(TestLogs.isClosedRefusal(refusal), () -> "the next append is refused because the log is closed, not " + refusal);
         }
         acknowledged.putAll(load.acknowledged);
         assertTrue(log.durablePosition() >= load.acknowledgedEnd(), "the durable position covers every acknowledged record");
         Path reopen = Files.createDirectories(dir.resolve("reopen"));
         try (CommitLog reopened = CommitLog.open(config(reopen).replayPolicy(ReplayPolicy.STRICT).build(),
                 disk.crashImage(new Random(2), SimulatedDisk.Loss.NONE), NO_DAMAGE)) {
-            assertReplaysExactly(acknowledged, TestLogs.replayAll(reopened));
+            TestLogs.assertReplaysExactly(acknowledged, TestLogs.replayAll(reopened), "reopened after close");
         }
-    }
-
-    private static boolean isClosedRefusal(Throwable refusal) {
-        return refusal instanceof IllegalStateException && String.valueOf(refusal.getMessage()).endsWith("is closed");
     }
 
     /** The pipeline really ran: flushes overlapped. */
@@ -398,13 +394,6 @@ class PipelinedFlushCrashTest {
                             + ": the record acknowledged at " + record.getKey() + " is lost or damaged");
                 }
             }
-        }
-    }
-
-    private static void assertReplaysExactly(Map<Long, byte[]> expected, List<TestLogs.Entry> entries) {
-        assertEquals(expected.size(), entries.size(), "exactly the acknowledged records replay");
-        for (TestLogs.Entry entry : entries) {
-            assertArrayEquals(expected.get(entry.position()), entry.payload(), "the record at " + entry.position());
         }
     }
 
@@ -473,7 +462,7 @@ class PipelinedFlushCrashTest {
         }
 
         boolean allWaiting() {
-            return threads.stream().allMatch(t -> t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING);
+            return threads.stream().allMatch(WaitingThreads::isWaiting);
         }
 
         long acknowledgedEnd() {

@@ -21,42 +21,39 @@ class RoundTripTest {
     @ParameterizedTest
     @EnumSource(SyncMode.class)
     void recordsOfEverySizeReplayInOrderWithTheirPositions(SyncMode mode) throws Exception {
-        List<Long> positions = new ArrayList<>();
-        List<byte[]> records = new ArrayList<>();
+        List<TestLogs.Entry> appended = new ArrayList<>();
         try (CommitLog log = CommitLog.open(config(dir, mode).build())) {
             for (int i = 0; i < 300; i++) {
                 byte[] record = payload(i, i % 37 == 0 ? 0 : (i * 13) % 2000);
-                records.add(record);
-                positions.add(i % 2 == 0 ? log.append(record, 0, record.length) : log.append(ByteBuffer.wrap(record)));
+                long position = i % 2 == 0 ? log.append(record, 0, record.length) : log.append(ByteBuffer.wrap(record));
+                appended.add(new TestLogs.Entry(position, record));
             }
             log.sync();
-            assertReplay(log, positions, records);
+            TestLogs.assertReplaysExactly(appended, replayAll(log), "live");
         }
         try (CommitLog log = CommitLog.open(config(dir, mode).build())) {
-            assertReplay(log, positions, records);
+            TestLogs.assertReplaysExactly(appended, replayAll(log), "reopened");
         }
     }
 
     @ParameterizedTest
     @EnumSource(SyncMode.class)
     void reopenedLogAppendsAfterExistingData(SyncMode mode) throws Exception {
-        List<Long> positions = new ArrayList<>();
-        List<byte[]> records = new ArrayList<>();
+        List<TestLogs.Entry> appended = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
             try (CommitLog log = CommitLog.open(config(dir, mode).build())) {
                 for (int i = 0; i < 50; i++) {
                     byte[] record = payload(round * 100 + i, 100);
-                    records.add(record);
                     long position = log.append(record, 0, record.length);
-                    if (!positions.isEmpty()) {
-                        assertTrue(position > positions.get(positions.size() - 1), "positions increase across reopen");
+                    if (!appended.isEmpty()) {
+                        assertTrue(position > appended.get(appended.size() - 1).position(), "positions increase across reopen");
                     }
-                    positions.add(position);
+                    appended.add(new TestLogs.Entry(position, record));
                 }
             }
         }
         try (CommitLog log = CommitLog.open(config(dir, mode).build())) {
-            assertReplay(log, positions, records);
+            TestLogs.assertReplaysExactly(appended, replayAll(log), "reopened");
         }
     }
 
@@ -76,15 +73,6 @@ class RoundTripTest {
             assertEquals(40, replayed.length);
             assertEquals(10, replayed[0]);
             assertEquals(49, replayed[39]);
-        }
-    }
-
-    private static void assertReplay(CommitLog log, List<Long> positions, List<byte[]> records) throws Exception {
-        List<TestLogs.Entry> replayed = replayAll(log);
-        assertEquals(records.size(), replayed.size());
-        for (int i = 0; i < records.size(); i++) {
-            assertEquals(positions.get(i), replayed.get(i).position(), "position of record " + i);
-            assertArrayEquals(records.get(i), replayed.get(i).payload(), "payload of record " + i);
         }
     }
 }

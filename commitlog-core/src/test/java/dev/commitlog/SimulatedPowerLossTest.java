@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -189,15 +188,6 @@ class SimulatedPowerLossTest {
             return this;
         }
 
-        CommitLogConfig config(Path directory) {
-            CommitLogConfig.Builder builder = CommitLogConfig.builder(directory).syncMode(mode).segmentSize(TestLogs.SMALL_SEGMENT);
-            return switch (mode) {
-                case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).build();
-                case GROUP -> builder.groupWindow(Duration.ofMillis(1)).build();
-                case BATCH, ADAPTIVE -> builder.build();
-            };
-        }
-
         Counts run() throws Exception {
             int flushStride = mode == SyncMode.BATCH || mode == SyncMode.ADAPTIVE ? 3 : 1;
             disk.onFlush(event -> {
@@ -212,8 +202,8 @@ class SimulatedPowerLossTest {
                     capture(origin);
                 }
             };
-            live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), liveStorage.apply(disk, captureNow),
-                    damageOnTheLiveLogFails());
+            live = CommitLog.open(TestLogs.smallSegmentConfig(Files.createDirectories(root.resolve("live")), mode),
+                    liveStorage.apply(disk, captureNow), damageOnTheLiveLogFails());
             capturing = true;
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
@@ -348,7 +338,7 @@ class SimulatedPowerLossTest {
         private void verify(Snapshot s, Path reopen, Counts counts) throws IOException {
             String what = s.describe(mode);
             List<String> reports = new ArrayList<>();
-            CommitLogConfig config = config(reopen);
+            CommitLogConfig config = TestLogs.smallSegmentConfig(reopen, mode);
             List<TestLogs.Entry> entries;
             long markerPosition;
             byte[] marker = "appended after recovery".getBytes(java.nio.charset.StandardCharsets.US_ASCII);

@@ -2,6 +2,8 @@ package dev.commitlog;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -13,11 +15,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 
-/** Helpers shared by the core tests: configs for each mode, replay into a list, waiting for a condition. */
+/**
+ * Helpers shared by the core tests: configs for each mode, replay into a list and what it must
+ * hold, telling a closed log's refusal from other failures, waiting for a condition.
+ */
 final class TestLogs {
     static final int SMALL_SEGMENT = 64 * 1024;
     /** Reopening reports no damage at all. */
@@ -39,6 +45,19 @@ final class TestLogs {
         };
     }
 
+    /**
+     * Small segments and frequent flushes, so that a short run rolls over many segments and a
+     * crash image catches flushes in progress: the config of the power-loss and failing-disk tests.
+     */
+    static CommitLogConfig smallSegmentConfig(Path dir, SyncMode mode) {
+        CommitLogConfig.Builder builder = CommitLogConfig.builder(dir).syncMode(mode).segmentSize(SMALL_SEGMENT);
+        return switch (mode) {
+            case PERIODIC -> builder.syncPeriod(Duration.ofMillis(2)).build();
+            case GROUP -> builder.groupWindow(Duration.ofMillis(1)).build();
+            case BATCH, ADAPTIVE -> builder.build();
+        };
+    }
+
     record Entry(long position, byte[] payload) {
     }
 
@@ -50,6 +69,53 @@ final class TestLogs {
         List<Entry> entries = new ArrayList<>();
         log.replay(from, (position, payload) -> entries.add(new Entry(position, payload.toByteArray())));
         return entries;
+    }
+
+    /**
+     * Replay gave exactly {@code expected} (position to payload) in position order: no record
+     * lost, changed, moved or added.
+     */
+    static void assertReplaysExactly(Map<Long, byte[]> expected, List<Entry> replayed, String what) {
+        assertReplaysExactly(inPositionOrder(expected), replayed, what);
+    }
+
+    /** Replay gave exactly {@code expected}, in that order: no record lost, changed, moved or added. */
+    static void assertReplaysExactly(List<Entry> expected, List<Entry> replayed, String what) {
+        assertReplayBeginsWith(expected, replayed, what);
+        assertEquals(expected.size(), replayed.size(),
+                () -> what + ": " + (replayed.size() - expected.size()) + " records replay after the expected ones");
+    }
+
+    /**
+     * The first records replayed are exactly {@code expected} (position to payload), in position
+     * order; more may follow (a crash image may hold records that were never acknowledged).
+     */
+    static void assertReplayBeginsWith(Map<Long, byte[]> expected, List<Entry> replayed, String what) {
+        assertReplayBeginsWith(inPositionOrder(expected), replayed, what);
+    }
+
+    /** The first records replayed are exactly {@code expected}, in that order; more may follow. */
+    static void assertReplayBeginsWith(List<Entry> expected, List<Entry> replayed, String what) {
+        assertTrue(replayed.size() >= expected.size(),
+                () -> what + ": " + (expected.size() - replayed.size()) + " expected records lost");
+        for (int i = 0; i < expected.size(); i++) {
+            int index = i;
+            Entry want = expected.get(i);
+            Entry got = replayed.get(i);
+            assertEquals(want.position(), got.position(), () -> what + ": the position of record " + index);
+            assertArrayEquals(want.payload(), got.payload(),
+                    () -> what + ": the payload of record " + index + " at position " + want.position());
+        }
+    }
+
+    private static List<Entry> inPositionOrder(Map<Long, byte[]> records) {
+        return records.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(record -> new Entry(record.getKey(), record.getValue())).toList();
+    }
+
+    /** {@code refusal} is what append throws once the log is closed, not some other failure. */
+    static boolean isClosedRefusal(Throwable refusal) {
+        return refusal instanceof IllegalStateException && String.valueOf(refusal.getMessage()).endsWith("is closed");
     }
 
     /** A deterministic payload for record {@code i}: its index, then filler, {@code length} bytes. */

@@ -3,6 +3,7 @@ package dev.commitlog.async;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.AppendCallback;
+import dev.commitlog.WaitingThreads;
 import dev.commitlog.sync.SyncService;
 import dev.commitlog.sync.Waiter;
 import java.util.List;
@@ -33,7 +34,7 @@ class AsyncCompletionsTest {
         sync.durable = 200; // close: the sync service's last flush covers B, then the completions close
         Thread closer = new Thread(completions::close, "closer");
         closer.start();
-        awaitWaiting(closer); // close() has set its flag and is joining the completion thread
+        WaitingThreads.awaitWaiting("the closer", closer); // close() has set its flag and is joining the completion thread
         sync.release.countDown();
         closer.join(10_000);
 
@@ -66,14 +67,6 @@ class AsyncCompletionsTest {
             submitter.add(100L * i, 100L * (i + 1), outcomes.callback(names[i]));
         }
         return completions;
-    }
-
-    private static void awaitWaiting(Thread thread) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.getState() != Thread.State.WAITING && thread.getState() != Thread.State.TIMED_WAITING) {
-            assertTrue(System.nanoTime() < deadline, "the closer never reached its join");
-            LockSupport.parkNanos(100_000);
-        }
     }
 
     /** Callbacks that record what they were told, in order. */

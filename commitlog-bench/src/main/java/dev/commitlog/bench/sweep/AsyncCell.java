@@ -2,7 +2,6 @@ package dev.commitlog.bench.sweep;
 
 import dev.commitlog.CommitLog;
 import dev.commitlog.bench.sut.CommitLogContender;
-import dev.commitlog.bench.sut.FlushCounters;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -63,15 +62,7 @@ final class AsyncCell {
                     threads[i].start();
                 }
                 start.countDown();
-                CellThreads.sleep(timing.warmup());
-
-                FlushCounters before = CommitLogContender.flushCounters(log);
-                long measureStart = System.nanoTime();
-                phase.measure();
-                CellThreads.sleep(timing.measure());
-                phase.stop();
-                long measureEnd = System.nanoTime();
-                FlushCounters after = CommitLogContender.flushCounters(log);
+                MeasuredWindow window = MeasuredWindow.run(timing, phase, () -> CommitLogContender.flushCounters(log));
 
                 CellThreads.joinAll(threads, name());
                 CellThreads.rethrow(failure.get(), name());
@@ -79,8 +70,7 @@ final class AsyncCell {
                 for (int i = 0; i < submitters; i++) {
                     histograms[i] = submitting[i].histogram();
                 }
-                return CellResults.summarise(contender.system(), label(), submitters, histograms,
-                        before, after, (measureEnd - measureStart) / 1e9, record.length);
+                return CellResults.summarise(contender.system(), label(), submitters, histograms, window, record.length);
             } finally {
                 phase.stop();   // on any failure, release the submitters before the log is closed
                 start.countDown();

@@ -2,7 +2,6 @@ package dev.commitlog.bench.sweep;
 
 import dev.commitlog.bench.sut.Appender;
 import dev.commitlog.bench.sut.Contender;
-import dev.commitlog.bench.sut.FlushCounters;
 import dev.commitlog.bench.sut.SystemUnderTest;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -57,20 +56,11 @@ final class Cell {
                 }
                 ready.await();
                 start.countDown();
-                CellThreads.sleep(timing.warmup());
-
-                FlushCounters before = sut.flushCounters();
-                long measureStart = System.nanoTime();
-                phase.measure();
-                CellThreads.sleep(timing.measure());
-                phase.stop();
-                long measureEnd = System.nanoTime();
-                FlushCounters after = sut.flushCounters();
+                MeasuredWindow window = MeasuredWindow.run(timing, phase, sut::flushCounters);
 
                 CellThreads.joinAll(writers, name());
                 CellThreads.rethrow(failure.get(), name());
-                return CellResults.summarise(contender.system(), contender.mode(), threads, histograms,
-                        before, after, (measureEnd - measureStart) / 1e9, record.length);
+                return CellResults.summarise(contender.system(), contender.mode(), threads, histograms, window, record.length);
             } finally {
                 phase.stop();   // on any failure, release writers before the system is closed
                 start.countDown();

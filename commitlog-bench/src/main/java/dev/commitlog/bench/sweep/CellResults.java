@@ -22,11 +22,14 @@ final class CellResults {
     }
 
     /**
-     * The result of a window of {@code seconds}: every recorded latency is one append completed in
-     * the window, so the merged count over the window's length is the throughput.
+     * The result of a measured window: every recorded latency is one append completed in the
+     * window, so the merged count over the window's length is the throughput.
      */
     static CellResult summarise(String system, String mode, int threads, Histogram[] histograms,
-                                FlushCounters before, FlushCounters after, double seconds, int recordBytes) {
+                                MeasuredWindow window, int recordBytes) {
+        double seconds = window.seconds();
+        FlushCounters before = window.before();
+        FlushCounters after = window.after();
         Histogram all = newHistogram();
         for (Histogram h : histograms) {
             all.add(h);

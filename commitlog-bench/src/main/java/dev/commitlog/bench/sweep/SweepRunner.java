@@ -111,31 +111,40 @@ public final class SweepRunner {
     private List<CellResult> runCells(List<Contender> contenders, Path workDir, CellCounter counter)
             throws IOException, InterruptedException {
         byte[] record = record();
-        List<CellResult> cells = new ArrayList<>();
-        for (int threads : options.threads()) {
-            List<RowCell> row = new ArrayList<>();
-            for (Contender contender : contenders) {
-                // a fresh Cell per round: its phase only moves forward
-                row.add(new RowCell(contender.label() + "-" + threads + "t",
+        return runSection(options.threads(), contenders, "threads", workDir, counter,
+                (contender, threads) -> new RowCell(contender.label() + "-" + threads + "t",
+                        // a fresh Cell per round: its phase only moves forward
                         dir -> new Cell(contender, threads, options.timing(), record).run(dir)));
-            }
-            cells.addAll(runRow(workDir, counter, "threads", row));
-        }
-        return cells;
     }
 
     private List<CellResult> runAsyncCells(List<CommitLogContender> modes, Path workDir, CellCounter counter)
             throws IOException, InterruptedException {
         byte[] record = record();
-        List<CellResult> cells = new ArrayList<>();
-        for (int submitters : options.async().submitters()) {
-            List<RowCell> row = new ArrayList<>();
-            for (CommitLogContender mode : modes) {
-                // a fresh AsyncCell per round: its phase only moves forward
-                row.add(new RowCell(AsyncCell.label(mode) + "-" + submitters + "s",
+        return runSection(options.async().submitters(), modes, "submitters", workDir, counter,
+                (mode, submitters) -> new RowCell(AsyncCell.label(mode) + "-" + submitters + "s",
+                        // a fresh AsyncCell per round: its phase only moves forward
                         dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record).run(dir)));
+    }
+
+    /** The cell of {@code column} in the row of {@code count} (threads or submitters). */
+    private interface SectionCell<C> {
+        RowCell of(C column, int count);
+    }
+
+    /**
+     * Runs one section of the sweep, a row per count, a cell per column in each row, the rows one
+     * after another; returns each cell's median round, row by row, in column order. {@code unit}
+     * names what the counts count, for the progress lines.
+     */
+    private <C> List<CellResult> runSection(List<Integer> counts, List<C> columns, String unit, Path workDir,
+                                            CellCounter counter, SectionCell<C> cell) throws IOException, InterruptedException {
+        List<CellResult> cells = new ArrayList<>();
+        for (int count : counts) {
+            List<RowCell> row = new ArrayList<>();
+            for (C column : columns) {
+                row.add(cell.of(column, count));
             }
-            cells.addAll(runRow(workDir, counter, "submitters", row));
+            cells.addAll(runRow(workDir, counter, unit, row));
         }
         return cells;
     }

@@ -1,0 +1,29 @@
+package dev.commitlog.bench.sweep;
+
+import dev.commitlog.bench.sut.FlushCounters;
+import java.util.function.Supplier;
+
+/**
+ * A cell's measured window: how long it was open and the system's flush counters at its two ends.
+ * Closed-loop and asynchronous cells time it the same way, so that their figures compare.
+ */
+record MeasuredWindow(FlushCounters before, FlushCounters after, double seconds) {
+
+    /**
+     * Lets the running cell warm up for {@code timing.warmup()}, then moves {@code phase} to
+     * MEASURE for {@code timing.measure()} and to STOP. The counters are read before the clock
+     * starts and after it stops, so reading them takes no time from the window.
+     */
+    static MeasuredWindow run(CellTiming timing, CellPhase phase, Supplier<FlushCounters> counters)
+            throws InterruptedException {
+        CellThreads.sleep(timing.warmup());
+        FlushCounters before = counters.get();
+        long start = System.nanoTime();
+        phase.measure();
+        CellThreads.sleep(timing.measure());
+        phase.stop();
+        long end = System.nanoTime();
+        FlushCounters after = counters.get();
+        return new MeasuredWindow(before, after, (end - start) / 1e9);
+    }
+}
