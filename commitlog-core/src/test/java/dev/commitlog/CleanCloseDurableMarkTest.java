@@ -63,7 +63,7 @@ class CleanCloseDurableMarkTest {
         try (CommitLog log = open(mode)) {
             append(log);
             log.sync();
-            crashImage = Files.readAllBytes(segment); // what the device holds: flushes only (the mapping is private)
+            crashImage = Files.readAllBytes(segment); // what flushes wrote, nothing else (the mapping is private)
         }
         long lagging = markOf(crashImage);
         assertTrue(lagging > 0 && lagging <= positions.get(RECORDS - 1), "before close the mark lags the last record: " + lagging);

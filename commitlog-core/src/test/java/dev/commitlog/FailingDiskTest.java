@@ -214,7 +214,7 @@ class FailingDiskTest {
                 }
             }
             try (CommitLog reopened = CommitLog.open(smallSegmentConfig(directory, mode), disk.crashImage(new Random(round), SimulatedDisk.Loss.NONE),
-                    TAIL_ONLY)) { // a frame written into a flushed page while msync copied it may be torn
+                    TAIL_ONLY)) { // a frame written into a flushed page while a flush's pwrite copied it may be torn
                 Set<Long> present = new HashSet<>();
                 for (TestLogs.Entry entry : TestLogs.replayAll(reopened)) {
                     present.add(entry.position());

@@ -120,6 +120,9 @@ final class TestLog {
                         contents.put(file.getFileName().toString(), Files.readAllBytes(file));
                     } catch (NoSuchFileException renamed) {
                         // an open log's allocator renamed its .tmp segment since the listing: not a file of the log yet
+                        if (!file.getFileName().toString().endsWith(SegmentDescriptor.TEMP_SUFFIX)) {
+                            throw renamed;
+                        }
                     }
                 }
             }

@@ -174,6 +174,7 @@ class TruncateAfterCommandTest {
             Map<String, byte[]> after = TestLog.contents(dir);
             for (long id = 0; id <= 2; id++) {
                 String name = SegmentDescriptor.fileName(id);
+                assertNotNull(before.get(name), name);
                 assertArrayEquals(before.get(name), after.get(name), name);
             }
             assertFalse(Files.exists(backup));

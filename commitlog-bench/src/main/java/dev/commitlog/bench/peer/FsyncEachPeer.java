@@ -45,18 +45,23 @@ public final class FsyncEachPeer implements Contender {
 
     @Override
     public SystemUnderTest open(Path directory, int recordBytes) throws IOException {
-        FileChannel channel = FileChannel.open(directory.resolve("fsync-each.log"),
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = openPreallocated(directory.resolve("fsync-each.log"));
+        return new Instance(channel, FILE_BYTES);
+    }
+
+    /** A new file of {@link #FILE_BYTES} zeros, synced; closed again if preparing it fails. */
+    static FileChannel openPreallocated(Path file) throws IOException {
+        FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try {
             preallocate(channel);
-            return new Instance(channel, FILE_BYTES);
+            return channel;
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
     }
 
-    static void preallocate(FileChannel channel) throws IOException {
+    private static void preallocate(FileChannel channel) throws IOException {
         ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
         for (long at = 0; at < FILE_BYTES; at += zeros.capacity()) {
             zeros.clear();

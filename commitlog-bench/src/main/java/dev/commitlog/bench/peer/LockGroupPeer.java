@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -47,15 +46,10 @@ public final class LockGroupPeer implements Contender {
 
     @Override
     public SystemUnderTest open(Path directory, int recordBytes) throws IOException {
-        FileChannel channel = FileChannel.open(directory.resolve("lock-group.log"),
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        try {
-            FsyncEachPeer.preallocate(channel);
-            return new Instance(channel, FsyncEachPeer.FILE_BYTES);
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
+        if (recordBytes > STAGING_BYTES) {
+            throw new IllegalArgumentException(recordBytes + "-byte records do not fit the " + STAGING_BYTES + "-byte staging buffer");
         }
+        return new Instance(FsyncEachPeer.openPreallocated(directory.resolve("lock-group.log")), FsyncEachPeer.FILE_BYTES);
     }
 
     private static final class Instance implements SystemUnderTest {
@@ -63,15 +57,18 @@ public final class LockGroupPeer implements Contender {
         private final long capacity;
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition flushed = lock.newCondition();
-        // Guarded by lock: the buffer appends stage into, the one the leader writes, and the counts.
+        // Guarded by lock: the buffer appends stage into, the empty one the next leader swaps in (the
+        // same as staging while a leader writes the other, which it holds itself), and the counts.
         private ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES);
         private ByteBuffer spare = ByteBuffer.allocateDirect(STAGING_BYTES);
         private long staged;        // records staged since the log opened
         private long durable;       // records made durable
         private boolean flushing;
         private IOException failure;
-        // Written by the leader only (one at a time), read by the harness without the lock.
+        /** Where the next flush writes: the leader's alone (one at a time; the lock hands it on). */
         private long fileOffset;
+        // Written by the leader under the lock, read by the harness without it (two reads: a pair
+        // may straddle one flush, which a window of seconds does not notice).
         private volatile long flushes;
         private volatile long recordsFlushed;
 
@@ -123,19 +120,19 @@ public final class LockGroupPeer implements Contender {
             long upTo = staged;
             long records = upTo - durable;
             lock.unlock();
-            IOException failed = null;
+            Throwable failed = null;
             try {
                 write(batch);
                 channel.force(false);
-            } catch (IOException e) {
-                failed = e;
+            } catch (Throwable t) { // whatever it is, followers must not wait for this flush forever
+                failed = t;
             } finally {
                 lock.lock();
             }
             spare = batch.clear();
             flushing = false;
             if (failed != null) {
-                failure = failed;
+                failure = failed instanceof IOException io ? io : new IOException("lock-group flush failed", failed);
             } else {
                 durable = upTo;
                 recordsFlushed += records;   // only the leader writes these, one at a time
@@ -143,7 +140,7 @@ public final class LockGroupPeer implements Contender {
             }
             flushed.signalAll();
             if (failed != null) {
-                throw failed;
+                throw failure;
             }
         }
 

@@ -94,9 +94,13 @@ public enum SyncAblation {
         return mode;
     }
 
-    /** What the column changes, for the report header: its configuration, else its switches. */
+    /** What the column changes, for the report header: its configuration and its switches. */
     public String describe() {
-        return setting.isEmpty() ? properties() + " (set only while the log opens)" : setting;
+        String switched = switches.isEmpty() ? "" : properties() + " (set only while the log opens)";
+        if (setting.isEmpty()) {
+            return switched;
+        }
+        return switched.isEmpty() ? setting : setting + " and " + switched;
     }
 
     /** Applies this column's configuration change (none for most). */
