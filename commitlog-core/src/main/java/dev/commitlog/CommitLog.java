@@ -169,8 +169,28 @@ public final class CommitLog implements AutoCloseable {
         return future;
     }
 
+    /**
+     * As {@link #appendAsync(byte[], int, int, AppendCallback)}, for {@code record}'s remaining
+     * bytes (its position is left unchanged; the bytes are copied before this returns).
+     */
+    public long appendAsync(ByteBuffer record, AppendCallback callback) {
+        Objects.requireNonNull(callback, "callback");
+        return asyncSubmitted(writeRecord(record, callback));
+    }
+
+    /** As {@link #appendAsync(ByteBuffer, AppendCallback)}, completing a future with the position. */
+    public CompletableFuture<Long> appendAsync(ByteBuffer record) {
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        asyncSubmitted(writeRecord(record, future));
+        return future;
+    }
+
     private long appendAsyncTo(byte[] bytes, int offset, int length, Object completion) {
-        AppendContext context = writeRecord(bytes, offset, length, completion);
+        return asyncSubmitted(writeRecord(bytes, offset, length, completion));
+    }
+
+    /** After an asynchronous append's record is published: ask for its flush and return at once. */
+    private long asyncSubmitted(AppendContext context) {
         sync.requestSync(context.slot.endPosition());
         context.metrics.appendCompleted(); // the call completed; its durability is the callback's
         return context.slot.position();
@@ -212,8 +232,22 @@ public final class CommitLog implements AutoCloseable {
 
     /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
     public long append(ByteBuffer record) {
+        return append(record, Ack.MODE);
+    }
+
+    /**
+     * Appends {@code record}'s remaining bytes (its position is left unchanged), returning when the
+     * record is as durable as {@code ack} asks, whatever the sync mode; returns the record's position.
+     */
+    public long append(ByteBuffer record, Ack ack) {
+        AppendContext context = writeRecord(record, null);
+        return afterPublish(context.slot, context, ack);
+    }
+
+    /** {@link #writeRecord(byte[], int, int, Object)} for a buffer's remaining bytes; leaves its position alone. */
+    private AppendContext writeRecord(ByteBuffer record, Object completion) {
         int length = record.remaining();
-        AppendContext context = beginAppend(length, null);
+        AppendContext context = beginAppend(length, completion);
         AppendSlot slot = context.slot;
         Segment segment = slot.segment();
         segment.write(slot.offset(), record);
@@ -221,8 +255,11 @@ public final class CommitLog implements AutoCloseable {
         int start = record.position();
         int crc = context.checksum.begin(slot.position(), frameLength).update(record).value();
         record.position(start);
+        if (completion != null) {
+            context.submitter.add(slot.position(), slot.endPosition(), completion);
+        }
         segment.publish(slot.offset(), frameLength, crc);
-        return afterPublish(slot, context, Ack.MODE);
+        return context;
     }
 
     /**

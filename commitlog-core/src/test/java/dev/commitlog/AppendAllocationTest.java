@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import com.sun.management.ThreadMXBean;
 import dev.commitlog.config.SyncMode;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +34,7 @@ class AppendAllocationTest {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         byte[] record = new byte[100];
         AppendClaim claim = new AppendClaim();
+        ByteBuffer buffer = ByteBuffer.allocateDirect(record.length);
         // The real file layer: a lone Batch appender runs each flush itself (pwrite + fdatasync),
         // so the flush path is part of the append path measured here. A simulated disk would
         // count the simulator's own bookkeeping.
@@ -41,12 +43,12 @@ class AppendAllocationTest {
         try (CommitLog log = CommitLog.open(config(dir, mode).segmentSize(16 << 20).build(),
                 CommitLogOptions.builder().noJmx().build())) {
             for (int i = 0; i < warmUp; i++) {
-                append(log, record, claim, i);
+                append(log, record, buffer, claim, i);
             }
             long threadId = Thread.currentThread().getId();
             long before = threads.getThreadAllocatedBytes(threadId);
             for (int i = 0; i < measured; i++) {
-                append(log, record, claim, i);
+                append(log, record, buffer, claim, i);
             }
             long allocated = threads.getThreadAllocatedBytes(threadId) - before;
             // A few KB of noise (the counter read itself, JIT activity) are tolerated; one 16-byte
@@ -55,12 +57,15 @@ class AppendAllocationTest {
         }
     }
 
-    private static void append(CommitLog log, byte[] record, AppendClaim claim, int i) {
-        if ((i & 1) == 0) {
-            log.append(record, 0, record.length);
-        } else {
-            log.claim(record.length, claim).write(record);
-            claim.commit();
+    /** Each of the three ways in, in turn: an array, a zero-copy claim, a direct buffer. */
+    private static void append(CommitLog log, byte[] record, ByteBuffer buffer, AppendClaim claim, int i) {
+        switch (i % 3) {
+            case 0 -> log.append(record, 0, record.length);
+            case 1 -> {
+                log.claim(record.length, claim).write(record);
+                claim.commit();
+            }
+            default -> log.append(buffer);
         }
     }
 }

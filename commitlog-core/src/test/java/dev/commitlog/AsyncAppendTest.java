@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,6 +105,39 @@ class AsyncAppendTest {
                 last = position;
             }
             assertTrue(log.durablePosition() > last);
+        }
+    }
+
+    @Test
+    void aBufferAppendCompletesAfterItsFlushAndLeavesTheBufferAlone() throws Exception {
+        SimulatedDisk disk = new SimulatedDisk();
+        CommitLogConfig config = TestLogs.config(dir, SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).build();
+        Recorder recorder = new Recorder();
+        try (CommitLog log = CommitLog.open(config, disk, (f, o, p, r, a) -> { })) {
+            recorder.log[0] = log;
+            ByteBuffer direct = ByteBuffer.allocateDirect(64);
+            direct.put(TestLogs.payload(1, 64)).position(8).limit(40); // the record is bytes 8..39
+            disk.blockFlushes();
+            CompletableFuture<Long> future = log.appendAsync(direct);
+            long viaCallback = log.appendAsync(ByteBuffer.wrap(TestLogs.payload(2, 24)), recorder);
+            assertEquals(8, direct.position(), "the buffer's position is left alone");
+            assertEquals(40, direct.limit());
+            assertTrue(disk.awaitFlushBlocked(5_000), "a flush was asked for without anyone waiting");
+            Thread.sleep(50);
+            assertFalse(future.isDone(), "no completion while the flush is held");
+            assertEquals(0, recorder.completed.get(), "no callback while the flush is held");
+            disk.releaseFlushes();
+            long position = future.get(10, TimeUnit.SECONDS);
+            assertTrue(log.durablePosition() > position);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (recorder.completed.get() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(viaCallback, recorder.durable.peek()[0], "the callback names the record's position");
+            assertTrue(recorder.durable.peek()[1] > viaCallback, "and came once the durable position passed it");
+            List<TestLogs.Entry> replayed = TestLogs.replayAll(log);
+            assertArrayEquals(java.util.Arrays.copyOfRange(TestLogs.payload(1, 64), 8, 40), replayed.get(0).payload());
+            assertArrayEquals(TestLogs.payload(2, 24), replayed.get(1).payload());
         }
     }
 

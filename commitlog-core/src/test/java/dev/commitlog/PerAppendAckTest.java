@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,21 @@ class PerAppendAckTest {
             long durable = log.append(new byte[8], 0, 8, Ack.DURABLE);
             assertTrue(log.durablePosition() > durable, "the DURABLE append was flushed before returning");
             assertEquals(1, log.metrics().flushes() - 0, "exactly one flush, asked for by that append");
+        }
+    }
+
+    @Test
+    void aDurableBufferAppendInAPeriodicLogIsFlushedBeforeItReturns() throws Exception {
+        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC).syncPeriod(Duration.ofHours(1))
+                .periodicLagBlock(Duration.ofHours(2)).build();
+        try (CommitLog log = CommitLog.open(config)) {
+            long plain = log.append(ByteBuffer.wrap(new byte[8]));
+            assertTrue(log.durablePosition() <= plain, "a plain periodic append is not flushed (the period is an hour)");
+            ByteBuffer record = ByteBuffer.allocateDirect(8);
+            long durable = log.append(record, Ack.DURABLE);
+            assertTrue(log.durablePosition() > durable, "the DURABLE append was flushed before returning");
+            assertEquals(0, record.position(), "the buffer's position is left alone");
+            assertEquals(1, log.metrics().flushes(), "exactly one flush, asked for by that append");
         }
     }
 
