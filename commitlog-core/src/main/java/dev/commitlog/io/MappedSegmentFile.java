@@ -56,11 +56,6 @@ final class MappedSegmentFile implements SegmentFile {
     }
 
     @Override
-    public int size() {
-        return buffer.capacity();
-    }
-
-    @Override
     public ByteBuffer buffer() {
         return buffer;
     }

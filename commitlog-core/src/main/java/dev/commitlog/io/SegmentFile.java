@@ -24,8 +24,10 @@ public interface SegmentFile extends AutoCloseable {
 
     Path path();
 
-    /** The file's length in bytes, which never changes while it is open. */
-    int size();
+    /** The file's length in bytes, which never changes while it is open: the buffer maps all of it. */
+    default int size() {
+        return buffer().capacity();
+    }
 
     /** The mapped file: a direct buffer over all of it; callers use absolute offsets and never move it. */
     ByteBuffer buffer();

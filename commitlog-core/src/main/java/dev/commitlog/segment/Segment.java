@@ -153,10 +153,6 @@ public final class Segment {
         return memory.readLong(SegmentDescriptor.DURABLE_MARK_OFFSET);
     }
 
-    int durableMarkCrcInMemory() {
-        return memory.readInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET);
-    }
-
     Segment next() {
         return next;
     }

@@ -179,7 +179,7 @@ public final class SegmentSyncer {
         ticket.overlapped = running > 0;
         long durableNow = durable.get();
         if (!headerInFlight && durableNow > 0 && markDue(ticket.from)) {
-            syncing.writeDurableMark(durableNow, SegmentHeader.durableMarkCrc(syncing.id(), durableNow, markScratch, markCrc));
+            writeMark(syncing, durableNow);
             ticket.headerLength = SegmentDescriptor.HEADER_LENGTH;
             headerInFlight = true;
         }
@@ -189,6 +189,11 @@ public final class SegmentSyncer {
         ticket.state = FlushTicket.RUNNING;
         claimed = sequence + 1;
         return ticket;
+    }
+
+    /** Writes {@code position} and its CRC as {@code segment}'s durable mark, in memory. Role holder only. */
+    private void writeMark(Segment segment, long position) {
+        segment.writeDurableMark(position, SegmentHeader.durableMarkCrc(segment.id(), position, markScratch, markCrc));
     }
 
     /**
@@ -244,11 +249,12 @@ public final class SegmentSyncer {
         if (durableNow == openedAt || durableNow < segment.basePosition() || durableNow > segment.endPosition()) {
             return false; // nothing new is durable (the mark of an unchanged log is left as it is); never a mark outside the segment
         }
-        int crc = SegmentHeader.durableMarkCrc(segment.id(), durableNow, markScratch, markCrc);
-        if (segment.durableMarkInMemory() == durableNow && segment.durableMarkCrcInMemory() == crc) {
-            return false; // the last flush carried it; every flush that touched the header is published, so it is on disk
+        // A mark equal to the durable position was written by a claim since the log opened (the
+        // file's own mark is at most where it opened), with its CRC: on disk, its flush being published.
+        if (segment.durableMarkInMemory() == durableNow) {
+            return false;
         }
-        segment.writeDurableMark(durableNow, crc);
+        writeMark(segment, durableNow);
         segment.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, SegmentDescriptor.HEADER_LENGTH,
                 SegmentDescriptor.HEADER_LENGTH, 0);
         return true;

@@ -21,11 +21,6 @@ final class RecordingSegmentFile implements SegmentFile {
     }
 
     @Override
-    public int size() {
-        return buffer.capacity();
-    }
-
-    @Override
     public ByteBuffer buffer() {
         return buffer;
     }
