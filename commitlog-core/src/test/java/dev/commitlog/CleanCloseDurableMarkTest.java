@@ -8,9 +8,7 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.record.RecordDescriptor;
 import dev.commitlog.segment.SegmentDescriptor;
-import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,9 +41,9 @@ class CleanCloseDurableMarkTest {
         long end = positions.get(RECORDS - 1) + RecordDescriptor.alignedFrameLength(PAYLOAD);
         assertTrue(positions.get(RECORDS - 1) > 2 * 4096, "the last record lies well past the segment's first 4 KiB");
         Path segment = dir.resolve(SegmentDescriptor.fileName(0));
-        long mark = markOf(Files.readAllBytes(segment));
+        long mark = TestLogs.durableMarkOfFirstSegment(Files.readAllBytes(segment));
 
-        flipPayloadByteOfLastRecord(segment);
+        TestLogs.flipPayloadByte(segment, positions.get(RECORDS - 1), PAYLOAD);
         CorruptLogException e = assertThrows(CorruptLogException.class, () -> open(mode).close(),
                 "damage below the exact mark refuses to open under tolerate_tail");
         assertEquals(positions.get(RECORDS - 1), e.position(), e.getMessage());
@@ -65,11 +63,11 @@ class CleanCloseDurableMarkTest {
             log.sync();
             crashImage = Files.readAllBytes(segment); // what flushes wrote, nothing else (the mapping is private)
         }
-        long lagging = markOf(crashImage);
+        long lagging = TestLogs.durableMarkOfFirstSegment(crashImage);
         assertTrue(lagging > 0 && lagging <= positions.get(RECORDS - 1), "before close the mark lags the last record: " + lagging);
         Files.write(segment, crashImage);
-        deleteLaterSegments();
-        flipPayloadByteOfLastRecord(segment);
+        TestLogs.deleteSegmentsAfterTheFirst(dir);
+        TestLogs.flipPayloadByte(segment, positions.get(RECORDS - 1), PAYLOAD);
         List<String> reports = new ArrayList<>();
         try (CommitLog log = CommitLog.open(config(dir, mode).segmentSize(TestLogs.SMALL_SEGMENT).build(), new MappedStorageLayer(),
                 (file, offset, position, reason, action) -> reports.add(position + ": " + reason))) {
@@ -87,28 +85,6 @@ class CleanCloseDurableMarkTest {
         for (int i = 0; i < RECORDS; i++) {
             byte[] record = payload(i, PAYLOAD);
             positions.add(log.append(record, 0, record.length));
-        }
-    }
-
-    /** Flips a byte in the middle of the last record's payload, on disk. */
-    private void flipPayloadByteOfLastRecord(Path segment) throws IOException {
-        byte[] bytes = Files.readAllBytes(segment);
-        int offset = (int) (positions.get(RECORDS - 1) + RecordDescriptor.HEADER_LENGTH + PAYLOAD / 2);
-        bytes[offset] ^= (byte) 0x5a;
-        Files.write(segment, bytes);
-    }
-
-    private static long markOf(byte[] segment) {
-        return SegmentHeader.decode(ByteBuffer.wrap(segment), 0, segment.length).durableMark();
-    }
-
-    private void deleteLaterSegments() throws IOException {
-        try (var files = Files.list(dir)) {
-            for (Path file : files.toList()) {
-                if (SegmentDescriptor.parseId(file.getFileName().toString()) > 0) {
-                    Files.delete(file);
-                }
-            }
         }
     }
 }

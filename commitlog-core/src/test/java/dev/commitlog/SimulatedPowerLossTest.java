@@ -341,11 +341,13 @@ class SimulatedPowerLossTest {
             CommitLogConfig config = TestLogs.smallSegmentConfig(reopen, mode);
             List<TestLogs.Entry> entries;
             long markerPosition;
+            SimulatedDisk lossAfterRecovery;
             byte[] marker = "appended after recovery".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             try (CommitLog log = CommitLog.open(config, s.image(), (file, offset, position, reason, action) ->
                     reports.add(file.getFileName() + "@" + offset + " (position " + position + "): " + reason + "; " + action))) {
                 entries = TestLogs.replayAll(log);
                 check(s, entries, reports, what, counts);
+                lossAfterRecovery = s.image().crashImage(new Random(s.imageSeed()), SimulatedDisk.Loss.NONE);
                 markerPosition = log.append(marker, 0, marker.length);
                 log.sync();
                 List<TestLogs.Entry> after = TestLogs.replayFrom(log, markerPosition);
@@ -368,6 +370,12 @@ class SimulatedPowerLossTest {
                 TestLogs.Entry last = again.get(again.size() - 1);
                 assertEquals(markerPosition, last.position(), what);
                 assertArrayEquals(marker, last.payload(), what);
+            }
+            // Power lost right after recovery: its own flushes made durable what it replayed, and
+            // its durable mark claims nothing more.
+            try (CommitLog log = CommitLog.open(config, lossAfterRecovery, (file, offset, position, reason, action) ->
+                    fail(what + ": a power loss after recovery left " + reason + " at position " + position))) {
+                TestLogs.assertReplaysExactly(entries, TestLogs.replayAll(log), what + ", power lost after recovery");
             }
             counts.images++;
             counts.byLoss.merge(s.loss(), 1, Integer::sum);

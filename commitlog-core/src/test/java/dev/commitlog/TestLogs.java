@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.commitlog.replay.CorruptionListener;
+import dev.commitlog.record.RecordDescriptor;
 import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -139,6 +142,29 @@ final class TestLogs {
                 }
             }
             return total;
+        }
+    }
+
+    /** The durable mark in the header of segment 0, given the file's bytes. */
+    static long durableMarkOfFirstSegment(byte[] segment) {
+        return SegmentHeader.decode(ByteBuffer.wrap(segment), 0, segment.length).durableMark();
+    }
+
+    /** Flips a byte in the middle of the payload of the record at {@code position} of segment 0, on disk. */
+    static void flipPayloadByte(Path segment, long position, int payloadLength) throws IOException {
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[(int) position + RecordDescriptor.HEADER_LENGTH + payloadLength / 2] ^= (byte) 0x5a;
+        Files.write(segment, bytes);
+    }
+
+    /** Deletes every segment file in {@code dir} but segment 0 (a crash image of one segment). */
+    static void deleteSegmentsAfterTheFirst(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.toList()) {
+                if (SegmentDescriptor.parseId(file.getFileName().toString()) > 0) {
+                    Files.delete(file);
+                }
+            }
         }
     }
 
