@@ -18,6 +18,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -51,6 +53,7 @@ final class TestLog {
                 byte[] payload = payload(i);
                 positions.add(log.append(payload, 0, payload.length));
             }
+            awaitPreparedSegment(dir.resolve(SegmentDescriptor.fileName((long) (RECORDS - 1) / PER_SEGMENT + 1)));
             crashed = Files.readAllBytes(tail); // what was flushed (the mapping is private), the mark as the last flush left it
         }
         // The close changed only the tail's durable mark (and its CRC): put back the crash image's.
@@ -59,6 +62,20 @@ final class TestLog {
                 Arrays.copyOfRange(closed, SegmentDescriptor.HEADER_LENGTH, closed.length)), "the close changed only the header");
         Files.write(tail, crashed);
         return new TestLog(dir, positions);
+    }
+
+    /**
+     * The allocator prepares the segment after the tail in the background; a close before it
+     * finished would leave a directory without it, and the tests read the directory's layout.
+     */
+    private static void awaitPreparedSegment(Path next) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.exists(next)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the allocator did not prepare " + next + " within 10 s");
+            }
+            LockSupport.parkNanos(1_000_000);
+        }
     }
 
     /**
