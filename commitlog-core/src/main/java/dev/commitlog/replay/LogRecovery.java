@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * completed sync has put the bytes on the device; above it recovery cannot tell bytes on the device
  * from bytes only in the page cache (or in a page whose write-back failed and was then marked
  * clean, fsyncgate), so it writes them again and syncs them. Rewriting every segment whole, as
- * recovery once did, made an open of a 200 MiB log write 268 MB and take about 1 s here.
+ * recovery once did, made an open of a 200 MiB log write 268 MB and take about 300 ms warm here.
  */
 public final class LogRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
