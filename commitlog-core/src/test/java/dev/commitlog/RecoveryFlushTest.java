@@ -52,7 +52,8 @@ class RecoveryFlushTest {
         }
         long last = positions.get(RECORDS - 1);
         long end = last + RecordDescriptor.alignedFrameLength(PAYLOAD);
-        assertTrue(TestLogs.durableMarkOfFirstSegment(crashImage) <= last, "the crash image's mark lags the last record: " + TestLogs.durableMarkOfFirstSegment(crashImage));
+        long lagging = TestLogs.durableMarkOfFirstSegment(crashImage);
+        assertTrue(lagging <= last, "the crash image's mark lags the last record: " + lagging);
         Files.write(segment, crashImage);
         TestLogs.deleteSegmentsAfterTheFirst(dir);
 
