@@ -212,8 +212,6 @@ public final class LogRecovery {
         if (end == header.durableMark() || end - header.basePosition() <= SegmentDescriptor.HEADER_LENGTH) {
             return; // exact already, or no record in the segment
         }
-        SegmentHeader.writeDurableMark(tail.file().buffer(), header.segmentId(), end);
-        int headerLength = SegmentDescriptor.HEADER_LENGTH;
-        tail.file().flushHeaderAndRange(headerLength, headerLength, headerLength);
+        tail.syncDurableMark(end, SegmentHeader.durableMarkCrc(tail.id(), end));
     }
 }

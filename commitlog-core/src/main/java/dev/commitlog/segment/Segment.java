@@ -9,6 +9,7 @@ import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
 import com.lmax.disruptor.Sequence;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.record.FrameChecksum;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import net.openhft.chronicle.bytes.BytesStore;
 
@@ -146,6 +147,19 @@ public final class Segment {
     void writeDurableMark(long durablePosition, int markCrc) {
         memory.writeLong(SegmentDescriptor.DURABLE_MARK_OFFSET, durablePosition);
         memory.writeInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, markCrc);
+    }
+
+    /**
+     * Writes an exact durable mark (a position durable already, with its checksum) and makes the
+     * header alone durable: its write and an fdatasync on lane 0. For a clean close and for
+     * recovery, when no flush of the segment is running.
+     *
+     * @throws IOException if the write or the sync failed
+     */
+    public void syncDurableMark(long durablePosition, int markCrc) throws IOException {
+        writeDurableMark(durablePosition, markCrc);
+        int header = SegmentDescriptor.HEADER_LENGTH;
+        file.flushHeaderAndRange(header, header, header, 0);
     }
 
     /** The durable mark in the mapped header: the last one written, or the file's when none was. */

@@ -179,7 +179,7 @@ public final class SegmentSyncer {
         ticket.overlapped = running > 0;
         long durableNow = durable.get();
         if (!headerInFlight && durableNow > 0 && markDue(ticket.from)) {
-            writeMark(syncing, durableNow);
+            syncing.writeDurableMark(durableNow, markChecksum(syncing, durableNow));
             ticket.headerLength = SegmentDescriptor.HEADER_LENGTH;
             headerInFlight = true;
         }
@@ -191,9 +191,9 @@ public final class SegmentSyncer {
         return ticket;
     }
 
-    /** Writes {@code position} and its CRC as {@code segment}'s durable mark, in memory. Role holder only. */
-    private void writeMark(Segment segment, long position) {
-        segment.writeDurableMark(position, SegmentHeader.durableMarkCrc(segment.id(), position, markScratch, markCrc));
+    /** The checksum of {@code position} as {@code segment}'s durable mark; allocates nothing. Role holder only. */
+    private int markChecksum(Segment segment, long position) {
+        return SegmentHeader.durableMarkCrc(segment.id(), position, markScratch, markCrc);
     }
 
     /**
@@ -254,9 +254,7 @@ public final class SegmentSyncer {
         if (segment.durableMarkInMemory() == durableNow) {
             return false;
         }
-        writeMark(segment, durableNow);
-        segment.file().flushHeaderAndRange(SegmentDescriptor.HEADER_LENGTH, SegmentDescriptor.HEADER_LENGTH,
-                SegmentDescriptor.HEADER_LENGTH, 0);
+        segment.syncDurableMark(durableNow, markChecksum(segment, durableNow));
         return true;
     }
 
