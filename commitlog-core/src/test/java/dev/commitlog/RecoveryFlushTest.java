@@ -10,12 +10,16 @@ import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.record.RecordDescriptor;
 import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -68,7 +72,7 @@ class RecoveryFlushTest {
     }
 
     @Test
-    void recoveryRewritesOnlyTheLastTwoSegmentsFromTheirMarks() throws IOException {
+    void recoveryOfACleanlyClosedLogSyncsEverySegmentAndRewritesNothing() throws IOException {
         SimulatedDisk disk = new SimulatedDisk();
         CommitLogConfig config = TestLogs.smallSegmentConfig(dir, SyncMode.PERIODIC);
         byte[] record = payload(1, 1000);
@@ -92,17 +96,68 @@ class RecoveryFlushTest {
         }
         List<String> synced = new ArrayList<>(flushes.keySet());
         assertTrue(synced.size() >= 6, "recovery syncs every segment: " + synced);
-        long rewritten = 0;
-        for (int i = 0; i < synced.size(); i++) {
+        // After a clean close the tail's mark is its end, and it vouches for every segment before it.
+        int tail = synced.size() - 1;
+        for (int i = 0; i < tail; i++) {
             for (SimulatedDisk.FlushEvent event : flushes.get(synced.get(i))) {
-                if (i < synced.size() - 2) {
-                    assertEquals(event.from(), event.to(), synced.get(i) + " is synced, not rewritten: " + event);
-                }
-                rewritten += event.to() - event.from();
+                assertEquals(event.from(), event.to(), synced.get(i) + " is synced, not rewritten: " + flushes);
             }
         }
-        assertTrue(rewritten <= 2L * TestLogs.SMALL_SEGMENT, "recovery rewrote " + rewritten + " bytes of a "
-                + synced.size() + "-segment log: " + flushes);
+        for (SimulatedDisk.FlushEvent event : flushes.get(synced.get(tail))) {
+            // The simulation reports whole pages: a flush of nothing at the end is the end's page.
+            assertTrue(event.to() - event.from() <= SimulatedDisk.PAGE, "the tail is synced at its end only: " + event);
+        }
+    }
+
+    /**
+     * A Periodic log whose last sync spanned two segments: the segment before the tail carries a
+     * mark from before that sync (its own flushes were claimed with the durable position of the
+     * time), and the tail's first flush carries the position where the tail begins. Recovery of the
+     * crash image takes the tail's mark as vouching for the whole segment before it, and only syncs
+     * it; with its own mark alone it rewrote the segment whole.
+     */
+    @Test
+    void theTailsMarkVouchesForTheSegmentBeforeIt() throws IOException {
+        SimulatedDisk disk = new SimulatedDisk();
+        CommitLogConfig config = config(dir, SyncMode.PERIODIC).segmentSize(TestLogs.SMALL_SEGMENT)
+                .syncPeriod(Duration.ofSeconds(4)).build(); // no sync but the explicit one
+        byte[] record = payload(1, 1000);
+        int records = 5 * TestLogs.SMALL_SEGMENT / 2 / 1000;
+        SimulatedDisk crashed;
+        try (CommitLog log = CommitLog.open(config, disk, TestLogs.NO_DAMAGE)) {
+            for (int i = 0; i < records; i++) {
+                log.append(record, 0, record.length);
+            }
+            log.sync();
+            crashed = disk.crashImage(new Random(1), SimulatedDisk.Loss.NONE);
+        }
+        String before = SegmentDescriptor.fileName(1);
+        String tail = SegmentDescriptor.fileName(2);
+        long beforeMark = markOf(crashed, before, 1);
+        assertEquals(TestLogs.SMALL_SEGMENT, beforeMark, "precondition: segment 1's own mark is where it begins");
+        assertEquals(2L * TestLogs.SMALL_SEGMENT, markOf(crashed, tail, 2), "precondition: the tail's mark is where it begins");
+
+        Map<String, List<SimulatedDisk.FlushEvent>> flushes = new TreeMap<>();
+        AtomicBoolean opening = new AtomicBoolean(true);
+        crashed.onFlush(event -> {
+            if (opening.get()) {
+                flushes.computeIfAbsent(event.file(), f -> new ArrayList<>()).add(event);
+            }
+        });
+        try (CommitLog log = CommitLog.open(config, crashed, TestLogs.NO_DAMAGE)) {
+            opening.set(false);
+            assertEquals(records, TestLogs.replayAll(log).size());
+        }
+        assertTrue(flushes.containsKey(before), "recovery syncs " + before + ": " + flushes);
+        for (SimulatedDisk.FlushEvent event : flushes.get(before)) {
+            assertEquals(event.from(), event.to(), before + " is synced, not rewritten: " + event);
+        }
+    }
+
+    private static long markOf(SimulatedDisk disk, String fileName, long id) {
+        byte[] bytes = disk.durableBytes(fileName);
+        assertNotNull(bytes, fileName + " is on the device");
+        return SegmentHeader.decode(ByteBuffer.wrap(bytes), id, bytes.length).durableMark();
     }
 
     private CommitLog open(SyncMode mode) throws IOException {
