@@ -142,7 +142,7 @@ class SweepSmokeTest {
                 + "and flush figures those of the median-throughput round)  \n"), md);
         assertTrue(md.contains("### Spread across the 3 rounds"), md);
         assertTrue(Pattern.compile("\\| Adaptive at 1 thread / Batch at 1 thread \\| [0-9.]+ \\([0-9,]+ / [0-9,]+ ops/s\\) "
-                + "\\[[0-9.]+-[0-9.]+] \\|").matcher(md).find(), md);
+                + "\\[[0-9.]+-[0-9.]+; [0-3] of 3 rounds >= 1.00] \\|").matcher(md).find(), md);
 
         try (var kept = Files.list(tmp.resolve("cells"))) {
             List<String> dirs = kept.map(p -> p.getFileName().toString()).sorted().toList();

@@ -57,9 +57,10 @@ public final class MarkdownReport {
         }
         if (rounds > 1) {
             out.append("\nFigures are medians of ").append(rounds).append(" rounds; the verdict is the medians'. "
-                    + "[a-b] after a ratio: its lowest and highest round by round (round i of one cell over round i "
-                    + "of the other; a row's rounds interleave, so the two ran seconds apart). A range that straddles "
-                    + "the floor means one round could have turned the verdict.\n");
+                    + "[a-b; k of n rounds >= floor] after a ratio: its lowest and highest round by round (round i "
+                    + "of one cell over round i of the other; a row's rounds interleave, so the two ran seconds apart), "
+                    + "and how many of those round ratios reach the target's floor. A range that straddles the floor "
+                    + "means one round could have turned the verdict.\n");
         }
 
         if (closedLoop) {

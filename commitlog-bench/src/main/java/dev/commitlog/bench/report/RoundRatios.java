@@ -18,10 +18,12 @@ final class RoundRatios {
     }
 
     /**
-     * {@code " [0.91-1.04]"}, the lowest and highest paired ratio; empty when a cell has a single
-     * round (nothing to pair) or the two were not measured the same number of times.
+     * {@code " [0.91-1.04; 2 of 3 rounds >= 0.95]"}: the lowest and highest paired ratio, and how
+     * many rounds' ratios reach {@code floor}; empty when a cell has a single round (nothing to
+     * pair) or the two were not measured the same number of times. The verdict stays the medians';
+     * the count tells a reader whether a close verdict is a coin toss on this machine.
      */
-    static String range(CellResult top, CellResult bottom) {
+    static String range(CellResult top, CellResult bottom, double floor) {
         List<Double> a = top.roundOpsPerSec();
         List<Double> b = bottom.roundOpsPerSec();
         if (a.size() < 2 || a.size() != b.size()) {
@@ -29,11 +31,16 @@ final class RoundRatios {
         }
         double min = Double.POSITIVE_INFINITY;
         double max = Double.NEGATIVE_INFINITY;
+        int reaching = 0;
         for (int i = 0; i < a.size(); i++) {
             double ratio = a.get(i) / b.get(i);
             min = Math.min(min, ratio);
             max = Math.max(max, ratio);
+            if (ratio >= floor) {
+                reaching++;
+            }
         }
-        return " [" + Numbers.ratio(min) + "-" + Numbers.ratio(max) + "]";
+        return " [" + Numbers.ratio(min) + "-" + Numbers.ratio(max) + "; " + reaching + " of " + a.size()
+                + " rounds >= " + Numbers.ratio(floor) + "]";
     }
 }

@@ -51,13 +51,14 @@ public final class TargetReport {
                 .filter(c -> c.label().equals(BATCH) || c.label().startsWith(GROUP_PREFIX)).toList();
         String name = "Adaptive / best of " + (rivals.isEmpty() ? "Batch and Group"
                 : String.join(", ", rivals.stream().map(Column::label).toList())) + ", every thread count";
-        String floor = ">= 0.95 at every row";
+        double floorValue = 0.95;
+        String floor = ">= " + Numbers.ratio(floorValue) + " at every row";
         Optional<RowRatios> ratios = RowRatios.of(r.threads(), t -> r.cell(ADAPTIVE, t), t -> best(r, rivals, t),
-                (adaptive, best) -> best.label());
+                (adaptive, best) -> best.label(), floorValue);
         if (ratios.isEmpty()) {
             return Target.notMeasured(name, floor, "needs adaptive and batch or group in the same rows");
         }
-        return Target.judged(name, ratios.get().describe(), floor, ratios.get().worst() >= 0.95);
+        return Target.judged(name, ratios.get().describe(), floor, ratios.get().worst() >= floorValue);
     }
 
     /** The adaptive target, lone-writer part: a lone appender must not pay for grouping. */
@@ -88,15 +89,16 @@ public final class TargetReport {
 
     private static Target durableVsRocksDb(SweepResults r) {
         String name = "Best durable mode / RocksDB sync=true, 8..256 threads";
+        double floorValue = 2;
         String floor = ">= 2 at every row";
         List<Column> durable = durableCommitLogColumns(r);
         List<Integer> rows = r.threads().stream().filter(t -> t >= 8 && t <= 256).toList();
         Optional<RowRatios> ratios = RowRatios.of(rows, t -> best(r, durable, t), t -> r.cell(ROCKSDB, t),
-                (best, rocks) -> best.label());
+                (best, rocks) -> best.label(), floorValue);
         if (ratios.isEmpty()) {
             return Target.notMeasured(name, floor, "needs rocksdb and a durable mode at 8..256 threads");
         }
-        return Target.judged(name, ratios.get().describe(), floor, ratios.get().worst() >= 2);
+        return Target.judged(name, ratios.get().describe(), floor, ratios.get().worst() >= floorValue);
     }
 
     private static Target recordsPerFlush(SweepResults r) {
@@ -135,7 +137,7 @@ public final class TargetReport {
         }
         double ratio = a.get().opsPerSec() / b.get().opsPerSec();
         return Target.judged(name, Numbers.ratio(ratio) + " (" + Numbers.grouped(a.get().opsPerSec())
-                + " / " + Numbers.grouped(b.get().opsPerSec()) + " ops/s)" + RoundRatios.range(a.get(), b.get()),
+                + " / " + Numbers.grouped(b.get().opsPerSec()) + " ops/s)" + RoundRatios.range(a.get(), b.get(), floorValue),
                 floor, ratio >= floorValue);
     }
 

@@ -21,8 +21,8 @@ class MarkdownReportTest {
                 + "| 1 | -4/+4 | -10/+10 | -4/+2 |\n"
                 + "| 8 | -5/+5 | -4/+4 | -4/+9 |\n"), md);
         assertTrue(md.contains("| 1 | adaptive-async | 250,000 | 1.00 | 2.00 | 1.0 (1/s) | -4/+4 |\n"), md);
-        assertTrue(md.contains("\nFigures are medians of 3 rounds; the verdict is the medians'. [a-b] after a ratio"), md);
-        assertTrue(md.contains("| Adaptive at 1 thread / Batch at 1 thread | 1.02 (5,100 / 5,000 ops/s) [1.00-1.02] |"), md);
+        assertTrue(md.contains("\nFigures are medians of 3 rounds; the verdict is the medians'. [a-b; k of n rounds >= floor] after a ratio"), md);
+        assertTrue(md.contains("| Adaptive at 1 thread / Batch at 1 thread | 1.02 (5,100 / 5,000 ops/s) [1.00-1.02; 3 of 3 rounds >= 1.00] |"), md);
         assertTrue(md.contains("commitlog,adaptive,8,23000.0,1.000,2.000,3.000,1.0,1.00,2300000,3,22000.0,25000.0\n"),
                 "the CSV's last columns: rounds, ops_min, ops_max:\n" + md);
     }
