@@ -10,9 +10,7 @@ import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.record.RecordDescriptor;
 import dev.commitlog.segment.SegmentDescriptor;
-import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -157,7 +155,7 @@ class RecoveryFlushTest {
     private static long markOf(SimulatedDisk disk, String fileName, long id) {
         byte[] bytes = disk.durableBytes(fileName);
         assertNotNull(bytes, fileName + " is on the device");
-        return SegmentHeader.decode(ByteBuffer.wrap(bytes), id, bytes.length).durableMark();
+        return TestLogs.durableMark(bytes, id);
     }
 
     private CommitLog open(SyncMode mode) throws IOException {

@@ -147,7 +147,12 @@ final class TestLogs {
 
     /** The durable mark in the header of segment 0, given the file's bytes. */
     static long durableMarkOfFirstSegment(byte[] segment) {
-        return SegmentHeader.decode(ByteBuffer.wrap(segment), 0, segment.length).durableMark();
+        return durableMark(segment, 0);
+    }
+
+    /** The durable mark in the header of segment {@code id}, given the file's bytes. */
+    static long durableMark(byte[] segment, long id) {
+        return SegmentHeader.decode(ByteBuffer.wrap(segment), id, segment.length).durableMark();
     }
 
     /** Flips a byte in the middle of the payload of the record at {@code position} of segment 0, on disk. */

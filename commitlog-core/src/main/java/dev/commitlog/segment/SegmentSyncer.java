@@ -96,7 +96,7 @@ public final class SegmentSyncer {
         this.claimedOffset = firstFreeOffset;
         this.openedAt = first.basePosition() + firstFreeOffset;
         this.durable = new Sequence(openedAt);
-        this.claimedPosition = first.basePosition() + firstFreeOffset;
+        this.claimedPosition = openedAt;
         this.metrics = metrics;
         this.onSegmentDurable = onSegmentDurable;
         for (int i = 0; i < tickets.length; i++) {
