@@ -1,6 +1,7 @@
 package dev.commitlog.bench.report;
 
 import dev.commitlog.bench.sweep.CellResult;
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -23,11 +25,24 @@ public final class SweepChart {
     private SweepChart() {
     }
 
+    /**
+     * One colour per column, in column order: distinct hues first (the default theme's later
+     * colours are pale greys and pinks that vanish on a white plot).
+     */
+    private static final Color[] PALETTE = {
+            new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c), new Color(0xd62728), new Color(0x9467bd),
+            new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f), new Color(0xbcbd22), new Color(0x17becf),
+            new Color(0x000000), new Color(0x393b79), new Color(0x637939), new Color(0x843c39), new Color(0x7b4173)};
+
     public static void write(Path file, SweepResults r) throws IOException {
         System.setProperty("java.awt.headless", "true");   // no display on a benchmark host
-        List<XYChart> charts = List.of(
-                chart(r, "Throughput", "appends/s", CellResult::opsPerSec),
-                chart(r, "p99 append latency", "microseconds", CellResult::p99Us));
+        XYChart throughput = chart(r, "Throughput", "appends/s", CellResult::opsPerSec);
+        XYChart latency = chart(r, "p99 append latency", "microseconds", CellResult::p99Us);
+        // One legend for both charts (the same columns and colours), listed down the right side:
+        // two legends along the bottom ran into each other and cut the last entries off.
+        throughput.getStyler().setLegendVisible(false);
+        latency.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE).setLegendLayout(Styler.LegendLayout.Vertical);
+        List<XYChart> charts = List.of(throughput, latency);
         BitmapEncoder.saveBitmap(charts, 1, 2, OutputFiles.prepare(file).toString(),
                 BitmapEncoder.BitmapFormat.PNG);
     }
@@ -39,10 +54,10 @@ public final class SweepChart {
         chart.getStyler()
                 .setYAxisLogarithmic(true)
                 .setxAxisTickLabelsFormattingFunction(SweepChart::threadLabel)
-                .setYAxisDecimalPattern("#,##0.##")
-                .setLegendPosition(Styler.LegendPosition.OutsideS)
-                .setLegendLayout(Styler.LegendLayout.Horizontal);
-        for (Column c : r.columns()) {
+                .setYAxisDecimalPattern("#,##0.##");
+        List<Column> columns = r.columns();
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
             List<Double> x = new ArrayList<>();
             List<Double> y = new ArrayList<>();
             for (int t : r.threads()) {
@@ -55,7 +70,10 @@ public final class SweepChart {
                 });
             }
             if (!x.isEmpty()) {
-                chart.addSeries(c.label(), x, y);
+                Color color = PALETTE[i % PALETTE.length]; // by column, so a column keeps its colour in both charts
+                XYSeries series = chart.addSeries(c.label(), x, y);
+                series.setLineColor(color);
+                series.setMarkerColor(color);
             }
         }
         return chart;
