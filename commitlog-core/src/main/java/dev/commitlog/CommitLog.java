@@ -89,7 +89,7 @@ public final class CommitLog implements AutoCloseable {
                 options.archiveListener() == null ? Long.MAX_VALUE : firstId(recovered), maintenance);
         this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
-        this.writer = SegmentWriter.start(recovered.tail(), storage, config.directory(), config.segmentSize(),
+        this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), metrics);
         this.sync = SyncServices.create(config, syncer, metrics);
         this.replayer = new Replayer(storage, config.replayPolicy(), listener);

@@ -3,12 +3,12 @@ package dev.commitlog.replay;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.io.ZeroFill;
 import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
@@ -40,9 +40,13 @@ import org.slf4j.LoggerFactory;
 public final class LogRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
 
-    /** The result: the segment to append to and the offset of its first free byte. */
+    /**
+     * The result: the segment to append to and the offset of its first free byte; the segments kept,
+     * the tail last; and the segment after the tail, if one was prepared for it (zeroed on the
+     * device, not part of the log until the writer rolls over into it), or null.
+     */
     public record Recovered(Segment tail, int firstFreeOffset, long endPosition, long records, long damaged,
-                            List<SegmentRef> segments) {
+                            List<SegmentRef> segments, Segment next) {
     }
 
     private LogRecovery() {
@@ -65,44 +69,62 @@ public final class LogRecovery {
         Segment tail;
         SegmentHeader tailHeader = null;
         int firstFree;
+        Segment next = null;
         if (end.insideSegment()) {
-            // Files after the end hold only data that follows a hole: never acknowledged, so dropped.
+            SegmentRef ref = segments.get(end.segmentIndex());
+            SegmentHeader lastHeader = ref.readHeader(storage); // the walk read it: not null
+            // Files after the end hold only data that follows a hole: never acknowledged, so dropped;
+            // but the next segment's file, prepared for this tail, is kept for the allocator to reuse.
             for (int i = segments.size() - 1; i > end.segmentIndex(); i--) {
-                LOG.info("commit log recovery: deleting {}: it follows the end of the log at position {} (a prepared segment, or "
-                        + "unacknowledged data after a gap)", segments.get(i).path(), end.position());
-                storage.delete(segments.get(i).path());
+                SegmentRef after = segments.get(i);
                 kept.remove(i);
+                if (i == end.segmentIndex() + 1 && lastHeader != null && preparedFor(lastHeader, after, segmentSize, storage)) {
+                    next = zeroedForReuse(after, storage);
+                    continue;
+                }
+                LOG.info("commit log recovery: deleting {}: it follows the end of the log at position {} (a prepared segment, or "
+                        + "unacknowledged data after a gap)", after.path(), end.position());
+                storage.delete(after.path());
                 directoryChanged = true;
             }
-            SegmentRef ref = segments.get(end.segmentIndex());
-            SegmentFile file = storage.open(ref.path(), true);
-            SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
-            int zeroedTo = zeroFrom(file, end.offset());
-            file.flush(Math.min(unsyncedFrom(header, vouched), end.offset()), Math.max(end.offset(), zeroedTo));
-            tail = new Segment(header.segmentId(), header.basePosition(), file, end.offset());
-            tailHeader = header;
-            firstFree = end.offset();
-        } else {
-            long nextId = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).id() + 1;
-            Path path = directory.resolve(SegmentDescriptor.fileName(nextId));
-            SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(nextId, end.position(), segmentSize), permissions);
-            tail = new Segment(nextId, end.position(), file, SegmentDescriptor.HEADER_LENGTH);
-            firstFree = SegmentDescriptor.HEADER_LENGTH;
-            kept.add(new SegmentRef(nextId, path));
         }
-        tail.pretouch();
-        flushAll(kept, vouched, storage);
-        if (tailHeader != null) {
-            markEnd(tail, tailHeader, end.position()); // after every segment's flush: the mark vouches for all below it
-        }
-        if (directoryChanged) {
-            storage.syncDirectory(directory);
+        try {
+            if (end.insideSegment()) {
+                SegmentRef ref = segments.get(end.segmentIndex());
+                SegmentFile file = storage.open(ref.path(), true);
+                SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+                int zeroedTo = ZeroFill.from(file, end.offset());
+                file.flush(Math.min(unsyncedFrom(header, vouched), end.offset()), Math.max(end.offset(), zeroedTo));
+                tail = new Segment(header.segmentId(), header.basePosition(), file, end.offset());
+                tailHeader = header;
+                firstFree = end.offset();
+            } else {
+                long nextId = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).id() + 1;
+                Path path = directory.resolve(SegmentDescriptor.fileName(nextId));
+                SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(nextId, end.position(), segmentSize), permissions);
+                tail = new Segment(nextId, end.position(), file, SegmentDescriptor.HEADER_LENGTH);
+                firstFree = SegmentDescriptor.HEADER_LENGTH;
+                kept.add(new SegmentRef(nextId, path));
+            }
+            tail.pretouch();
+            flushAll(kept, vouched, storage);
+            if (tailHeader != null) {
+                markEnd(tail, tailHeader, end.position()); // after every segment's flush: the mark vouches for all below it
+            }
+            if (directoryChanged) {
+                storage.syncDirectory(directory);
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            if (next != null) {
+                next.file().close();
+            }
+            throw e;
         }
         if (!segments.isEmpty()) {
             LOG.info("commit log recovered {}: {} records in {} segments, appending at position {}{}", directory, walker.records(),
                     kept.size(), end.position(), walker.damaged() > 0 ? " (" + walker.damaged() + " damaged frames reported)" : "");
         }
-        return new Recovered(tail, firstFree, end.position(), walker.records(), walker.damaged(), List.copyOf(kept));
+        return new Recovered(tail, firstFree, end.position(), walker.records(), walker.damaged(), List.copyOf(kept), next);
     }
 
     private static boolean deleteTemporaryFiles(Path directory, StorageLayer storage) throws IOException {
@@ -142,34 +164,40 @@ public final class LogRecovery {
     }
 
     /**
-     * Zeroes the tail from {@code offset}, touching only pages that are not zero already.
-     *
-     * @return the end of the last byte it changed, or {@code offset} if every byte was zero
+     * Whether {@code after} is the segment the allocator prepared to follow {@code tail}: the next
+     * id (the walk checked the name), starting at the tail's end, the configured size, and no durable
+     * mark (no flush ever entered it, so no mark of it can vouch for bytes past the end). Reusing it
+     * spares an open writing and syncing a new segment's worth of zeros. A damaged header is not it.
      */
-    static int zeroFrom(SegmentFile file, int offset) {
-        ByteBuffer bytes = file.buffer();
-        int size = file.size();
-        int changedTo = offset;
-        int i = offset;
-        for (; i < size && (i & 7) != 0; i++) {
-            if (bytes.get(i) != 0) {
-                bytes.put(i, (byte) 0);
-                changedTo = i + 1;
+    private static boolean preparedFor(SegmentHeader tail, SegmentRef after, int segmentSize, StorageLayer storage) throws IOException {
+        SegmentHeader header = after.readHeader(storage);
+        return header != null && after.id() == tail.segmentId() + 1 && header.basePosition() == tail.endPosition()
+                && header.segmentSize() == segmentSize && header.durableMark() == 0;
+    }
+
+    /**
+     * The prepared segment {@code ref}, ready to be written: every byte past its header zero on the
+     * device. A clean close leaves it all zeros, so it is only read (the changed range is empty and
+     * nothing is written); bytes from an earlier life of the log (records that followed a hole or a
+     * cut) are zeroed and synced before the log opens. That has to happen here, not in the
+     * background: once the tail's end marker is durable, a crash would let replay walk on into this
+     * file and return those bytes as records.
+     */
+    private static Segment zeroedForReuse(SegmentRef ref, StorageLayer storage) throws IOException {
+        SegmentFile file = storage.open(ref.path(), true);
+        try {
+            SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+            int changedTo = ZeroFill.from(file, SegmentDescriptor.HEADER_LENGTH);
+            if (changedTo > SegmentDescriptor.HEADER_LENGTH) {
+                LOG.info("commit log recovery: zeroed {} bytes after the header of {}, the next segment, before reusing it",
+                        changedTo - SegmentDescriptor.HEADER_LENGTH, ref.path());
+                file.flush(SegmentDescriptor.HEADER_LENGTH, changedTo);
             }
+            return new Segment(header.segmentId(), header.basePosition(), file, SegmentDescriptor.HEADER_LENGTH);
+        } catch (IOException | RuntimeException e) {
+            file.close();
+            throw e;
         }
-        for (; i + 8 <= size; i += 8) {
-            if (bytes.getLong(i) != 0) {
-                bytes.putLong(i, 0);
-                changedTo = i + 8;
-            }
-        }
-        for (; i < size; i++) {
-            if (bytes.get(i) != 0) {
-                bytes.put(i, (byte) 0);
-                changedTo = i + 1;
-            }
-        }
-        return changedTo;
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.commitlog.io.DirectoryLock;
 import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.io.ZeroFill;
 import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
@@ -229,7 +230,7 @@ public final class LogTruncator {
         try (SegmentFile file = storage.open(ref.path(), true)) {
             SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
             if (offset > 0) {
-                LogRecovery.zeroFrom(file, offset);
+                ZeroFill.from(file, offset);
             }
             if (header.durableMark() > position) {
                 SegmentHeader.writeDurableMark(file.buffer(), ref.id(), position);

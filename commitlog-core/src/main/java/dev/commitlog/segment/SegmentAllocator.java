@@ -15,7 +15,8 @@ import java.util.concurrent.Future;
 
 /**
  * Prepares the next segment in the background (created, zero-filled, synced, mapped) so that
- * rolling over does not stall appenders on file creation.
+ * rolling over does not stall appenders on file creation. After an open, the first one may be the
+ * file recovery found already prepared ({@link #reuse}): a clean reopen then writes no new segment.
  *
  * <p>Assumptions and guarantees: {@link #takeAfter} is called under the writer's rollover lock,
  * one caller at a time, with segments in order. A failed preparation (disk full, say) is thrown
@@ -52,6 +53,22 @@ final class SegmentAllocator implements AutoCloseable {
         long base = segment.endPosition();
         preparedAfter = segment.id();
         pending = executor.submit(() -> create(id, base));
+    }
+
+    /**
+     * Starts with a segment that already exists to follow {@code segment}: recovery found it
+     * prepared, every byte past its header zero on the device. Only the pretouch is left to do.
+     */
+    void reuse(Segment segment, Segment prepared) {
+        if (prepared.id() != segment.id() + 1 || prepared.basePosition() != segment.endPosition()) {
+            throw new IllegalArgumentException("segment " + prepared.id() + " at position " + prepared.basePosition()
+                    + " cannot follow segment " + segment.id() + ", which ends at position " + segment.endPosition());
+        }
+        preparedAfter = segment.id();
+        pending = executor.submit(() -> {
+            prepared.pretouch();
+            return prepared;
+        });
     }
 
     /** The segment that follows {@code full}, waiting for it if it is not ready yet. */

@@ -23,20 +23,25 @@ public final class SegmentWriter implements AutoCloseable {
     private final Object rolloverLock = new Object();
     private volatile Segment current;
 
-    private SegmentWriter(Segment first, SegmentAllocator allocator, MetricsRecorder metrics) {
+    private SegmentWriter(Segment first, Segment prepared, SegmentAllocator allocator, MetricsRecorder metrics) {
         this.current = first;
         this.allocator = allocator;
         this.metrics = metrics;
-        allocator.prepareAfter(first);
+        if (prepared != null) {
+            allocator.reuse(first, prepared);
+        } else {
+            allocator.prepareAfter(first);
+        }
     }
 
     /**
      * A writer that appends to {@code first} (a new segment, or the recovered tail) and creates the
-     * segments after it in {@code directory}.
+     * segments after it in {@code directory}, starting with {@code prepared} if recovery found the
+     * next one already made (null if not).
      */
-    public static SegmentWriter start(Segment first, StorageLayer storage, Path directory, int segmentSize,
+    public static SegmentWriter start(Segment first, Segment prepared, StorageLayer storage, Path directory, int segmentSize,
                                       Set<PosixFilePermission> permissions, MetricsRecorder metrics) {
-        return new SegmentWriter(first, new SegmentAllocator(storage, directory, segmentSize, permissions, metrics), metrics);
+        return new SegmentWriter(first, prepared, new SegmentAllocator(storage, directory, segmentSize, permissions, metrics), metrics);
     }
 
     /**

@@ -93,7 +93,8 @@ final class ReplayProperties {
         } catch (Throwable e) {
             throw unexpected("recovery", e);
         }
-        recovered.tail().file().close();
+        closeSegments(recovered);
+        checkPreparedIsZero(disk, recovered);
         if (recovered.endPosition() < intactEnd) {
             throw violation("recovery ended the log at " + recovered.endPosition() + ", before intact records that end at " + intactEnd);
         }
@@ -106,7 +107,7 @@ final class ReplayProperties {
         } catch (Throwable e) {
             throw unexpected("second recovery (of a log recovery accepted)", e);
         }
-        again.tail().file().close();
+        closeSegments(again);
         if (appendPosition(again) != appendPosition(recovered)) {
             throw violation("recovery is not idempotent: appends would resume at " + appendPosition(again) + " instead of "
                     + appendPosition(recovered));
@@ -115,6 +116,33 @@ final class ReplayProperties {
             throw violation("recovery is not idempotent: it found " + recovered.records() + " records, then " + again.records());
         }
         return first.count;
+    }
+
+    private static void closeSegments(LogRecovery.Recovered recovered) {
+        recovered.tail().file().close();
+        if (recovered.next() != null) {
+            recovered.next().file().close();
+        }
+    }
+
+    /**
+     * A segment recovery keeps for the allocator holds nothing past its header on the device:
+     * whatever it held would be walked as records once the tail's end marker is durable.
+     */
+    private void checkPreparedIsZero(SimulatedDisk disk, LogRecovery.Recovered recovered) {
+        if (recovered.next() == null) {
+            return;
+        }
+        String name = recovered.next().file().path().getFileName().toString();
+        byte[] durable = disk.durableBytes(name);
+        if (durable == null) {
+            throw violation("recovery kept " + name + " for reuse, but the device does not hold it");
+        }
+        for (int i = SegmentDescriptor.HEADER_LENGTH; i < durable.length; i++) {
+            if (durable[i] != 0) {
+                throw violation("recovery kept " + name + " for reuse with byte " + i + " not zero on the device");
+            }
+        }
     }
 
     private static long appendPosition(LogRecovery.Recovered recovered) {

@@ -60,7 +60,7 @@ final class StatsCommand implements Callable<Integer> {
         }
         return name + "  id " + header.segmentId() + "  base " + header.basePosition() + "  size " + header.segmentSize()
                 + "  durable mark " + header.durableMark() + "  records " + perSegment.getOrDefault(header.segmentId(), 0L)
-                + (header.basePosition() >= endPosition ? "  (after the end of the log: open deletes it; usually the next segment, prepared empty)" : "");
+                + (header.basePosition() >= endPosition ? "  (after the end of the log: usually the next segment, prepared empty, which open reuses; open deletes any other)" : "");
     }
 
     private static final class Counter implements LogInspector.Observer {
