@@ -71,16 +71,18 @@ public final class LogRecovery {
         int firstFree;
         Segment next = null;
         if (end.insideSegment()) {
-            SegmentRef ref = segments.get(end.segmentIndex());
-            SegmentHeader lastHeader = ref.readHeader(storage); // the walk read it: not null
+            // The walk ended in this segment, so its header decodes (null only if the file changed since).
+            SegmentHeader lastHeader = segments.get(end.segmentIndex()).readHeader(storage);
             // Files after the end hold only data that follows a hole: never acknowledged, so dropped;
             // but the next segment's file, prepared for this tail, is kept for the allocator to reuse.
             for (int i = segments.size() - 1; i > end.segmentIndex(); i--) {
                 SegmentRef after = segments.get(i);
                 kept.remove(i);
-                if (i == end.segmentIndex() + 1 && lastHeader != null && preparedFor(lastHeader, after, segmentSize, storage)) {
-                    next = zeroedForReuse(after, storage);
-                    continue;
+                if (i == end.segmentIndex() + 1 && lastHeader != null) {
+                    next = preparedAfter(lastHeader, after, segmentSize, storage);
+                    if (next != null) {
+                        continue;
+                    }
                 }
                 LOG.info("commit log recovery: deleting {}: it follows the end of the log at position {} (a prepared segment, or "
                         + "unacknowledged data after a gap)", after.path(), end.position());
@@ -164,33 +166,36 @@ public final class LogRecovery {
     }
 
     /**
-     * Whether {@code after} is the segment the allocator prepared to follow {@code tail}: the next
-     * id (the walk checked the name), starting at the tail's end, the configured size, and no durable
-     * mark (no flush ever entered it, so no mark of it can vouch for bytes past the end). Reusing it
-     * spares an open writing and syncing a new segment's worth of zeros. A damaged header is not it.
+     * The segment the allocator prepared to follow {@code tail}, ready to be written, or null if
+     * {@code after} is not that: the next id (the walk checked the name), starting at the tail's
+     * end, the configured size, and no durable mark (no flush ever entered it, so no mark of it can
+     * vouch for bytes past the end); a damaged header is not it. Every byte past its header is made
+     * zero on the device: a clean close leaves it all zeros, so it is only read (the changed range
+     * is empty and nothing is written); bytes from an earlier life of the log (records that followed
+     * a hole or a cut) are zeroed and synced before the log opens. That has to happen here, not in
+     * the background: once the tail's end marker is durable, a crash would let replay walk on into
+     * this file and return those bytes as records. Reusing it spares an open writing and syncing a
+     * new segment's worth of zeros.
      */
-    private static boolean preparedFor(SegmentHeader tail, SegmentRef after, int segmentSize, StorageLayer storage) throws IOException {
-        SegmentHeader header = after.readHeader(storage);
-        return header != null && after.id() == tail.segmentId() + 1 && header.basePosition() == tail.endPosition()
-                && header.segmentSize() == segmentSize && header.durableMark() == 0;
-    }
-
-    /**
-     * The prepared segment {@code ref}, ready to be written: every byte past its header zero on the
-     * device. A clean close leaves it all zeros, so it is only read (the changed range is empty and
-     * nothing is written); bytes from an earlier life of the log (records that followed a hole or a
-     * cut) are zeroed and synced before the log opens. That has to happen here, not in the
-     * background: once the tail's end marker is durable, a crash would let replay walk on into this
-     * file and return those bytes as records.
-     */
-    private static Segment zeroedForReuse(SegmentRef ref, StorageLayer storage) throws IOException {
-        SegmentFile file = storage.open(ref.path(), true);
+    private static Segment preparedAfter(SegmentHeader tail, SegmentRef after, int segmentSize, StorageLayer storage)
+            throws IOException {
+        SegmentFile file = storage.open(after.path(), true);
         try {
-            SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+            SegmentHeader header;
+            try {
+                header = SegmentHeader.decode(file.buffer(), after.id(), file.size());
+            } catch (SegmentHeaderException e) {
+                header = null;
+            }
+            if (header == null || after.id() != tail.segmentId() + 1 || header.basePosition() != tail.endPosition()
+                    || header.segmentSize() != segmentSize || header.durableMark() != 0) {
+                file.close();
+                return null;
+            }
             int changedTo = ZeroFill.from(file, SegmentDescriptor.HEADER_LENGTH);
             if (changedTo > SegmentDescriptor.HEADER_LENGTH) {
                 LOG.info("commit log recovery: zeroed {} bytes after the header of {}, the next segment, before reusing it",
-                        changedTo - SegmentDescriptor.HEADER_LENGTH, ref.path());
+                        changedTo - SegmentDescriptor.HEADER_LENGTH, after.path());
                 file.flush(SegmentDescriptor.HEADER_LENGTH, changedTo);
             }
             return new Segment(header.segmentId(), header.basePosition(), file, SegmentDescriptor.HEADER_LENGTH);
