@@ -66,45 +66,30 @@ public final class LogRecovery {
         long vouched = Math.min(tailFrom, end.position());
 
         List<SegmentRef> kept = new ArrayList<>(segments);
-        Segment tail;
-        SegmentHeader tailHeader = null;
-        int firstFree;
+        SegmentFile tailFile = null;
         Segment next = null;
-        if (end.insideSegment()) {
-            // The walk ended in this segment, so its header decodes (null only if the file changed since).
-            SegmentHeader lastHeader = segments.get(end.segmentIndex()).readHeader(storage);
-            // Files after the end hold only data that follows a hole: never acknowledged, so dropped;
-            // but the next segment's file, prepared for this tail, is kept for the allocator to reuse.
-            for (int i = segments.size() - 1; i > end.segmentIndex(); i--) {
-                SegmentRef after = segments.get(i);
-                kept.remove(i);
-                if (i == end.segmentIndex() + 1 && lastHeader != null) {
-                    next = preparedAfter(lastHeader, after, segmentSize, storage);
-                    if (next != null) {
-                        continue;
-                    }
-                }
-                LOG.info("commit log recovery: deleting {}: it follows the end of the log at position {} (a prepared segment, or "
-                        + "unacknowledged data after a gap)", after.path(), end.position());
-                storage.delete(after.path());
-                directoryChanged = true;
-            }
-        }
         try {
+            Segment tail;
+            SegmentHeader tailHeader = null;
+            int firstFree;
             if (end.insideSegment()) {
                 SegmentRef ref = segments.get(end.segmentIndex());
-                SegmentFile file = storage.open(ref.path(), true);
-                SegmentHeader header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
-                int zeroedTo = ZeroFill.from(file, end.offset());
-                file.flush(Math.min(unsyncedFrom(header, vouched), end.offset()), Math.max(end.offset(), zeroedTo));
-                tail = new Segment(header.segmentId(), header.basePosition(), file, end.offset());
+                tailFile = storage.open(ref.path(), true);
+                SegmentHeader header = SegmentHeader.decode(tailFile.buffer(), ref.id(), tailFile.size());
+                List<SegmentRef> after = kept.subList(end.segmentIndex() + 1, kept.size());
+                next = dropAfterEnd(after, header, end.position(), segmentSize, storage);
+                directoryChanged |= after.size() > (next == null ? 0 : 1);
+                after.clear();
+                int zeroedTo = ZeroFill.from(tailFile, end.offset());
+                tailFile.flush(Math.min(unsyncedFrom(header, vouched), end.offset()), Math.max(end.offset(), zeroedTo));
+                tail = new Segment(header.segmentId(), header.basePosition(), tailFile, end.offset());
                 tailHeader = header;
                 firstFree = end.offset();
             } else {
                 long nextId = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).id() + 1;
                 Path path = directory.resolve(SegmentDescriptor.fileName(nextId));
-                SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(nextId, end.position(), segmentSize), permissions);
-                tail = new Segment(nextId, end.position(), file, SegmentDescriptor.HEADER_LENGTH);
+                tailFile = storage.create(path, segmentSize, SegmentHeader.encode(nextId, end.position(), segmentSize), permissions);
+                tail = new Segment(nextId, end.position(), tailFile, SegmentDescriptor.HEADER_LENGTH);
                 firstFree = SegmentDescriptor.HEADER_LENGTH;
                 kept.add(new SegmentRef(nextId, path));
             }
@@ -116,17 +101,36 @@ public final class LogRecovery {
             if (directoryChanged) {
                 storage.syncDirectory(directory);
             }
+            if (!segments.isEmpty()) {
+                LOG.info("commit log recovered {}: {} records in {} segments, appending at position {}{}", directory, walker.records(),
+                        kept.size(), end.position(), walker.damaged() > 0 ? " (" + walker.damaged() + " damaged frames reported)" : "");
+            }
+            return new Recovered(tail, firstFree, end.position(), walker.records(), walker.damaged(), List.copyOf(kept), next);
         } catch (IOException | RuntimeException | Error e) {
             if (next != null) {
                 next.file().close();
             }
+            if (tailFile != null) {
+                tailFile.close();
+            }
             throw e;
         }
-        if (!segments.isEmpty()) {
-            LOG.info("commit log recovered {}: {} records in {} segments, appending at position {}{}", directory, walker.records(),
-                    kept.size(), end.position(), walker.damaged() > 0 ? " (" + walker.damaged() + " damaged frames reported)" : "");
+    }
+
+    /**
+     * Deletes the segment files {@code after} the end of the log, which hold only data that follows
+     * a hole (never acknowledged), newest first; but the first of them, if it is the one prepared to
+     * follow the {@code tail}, is kept for the allocator to reuse and returned (null if not).
+     */
+    private static Segment dropAfterEnd(List<SegmentRef> after, SegmentHeader tail, long end, int segmentSize, StorageLayer storage)
+            throws IOException {
+        Segment prepared = after.isEmpty() ? null : preparedAfter(tail, after.get(0), segmentSize, storage);
+        for (int i = after.size() - 1; i >= (prepared == null ? 0 : 1); i--) {
+            LOG.info("commit log recovery: deleting {}: it follows the end of the log at position {} (a prepared segment, or "
+                    + "unacknowledged data after a gap)", after.get(i).path(), end);
+            storage.delete(after.get(i).path());
         }
-        return new Recovered(tail, firstFree, end.position(), walker.records(), walker.damaged(), List.copyOf(kept), next);
+        return prepared;
     }
 
     private static boolean deleteTemporaryFiles(Path directory, StorageLayer storage) throws IOException {
