@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -93,7 +94,10 @@ final class PristineLog {
         SimulatedDisk disk = new SimulatedDisk();
         NavigableMap<Long, byte[]> records = new TreeMap<>();
         Random random = new Random(20_26_04_01);
-        CommitLogConfig config = CommitLogConfig.builder(lockDirectory).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE).build();
+        CommitLogConfig config = CommitLogConfig.builder(lockDirectory).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE)
+                // A mark with every flush: on a timer, a completed segment's mark would depend on when the
+                // timer fell, and a fuzz input saved as a finding would replay over a different image.
+                .durableMarkInterval(Duration.ZERO).build();
         long end;
         try (CommitLog log = CommitLog.open(config, disk, (file, offset, position, reason, action) -> {
             throw new AssertionError("pristine log damaged at " + position + ": " + reason);

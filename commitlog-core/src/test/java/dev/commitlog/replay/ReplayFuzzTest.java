@@ -7,6 +7,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,6 +41,16 @@ class ReplayFuzzTest {
         // Recovery logs a line per open at INFO; a million of them would only slow the fuzzer down.
         // Must be set before LogRecovery's logger is created (slf4j-simple reads it then).
         System.setProperty("org.slf4j.simpleLogger.log.dev.commitlog.replay.LogRecovery", "warn");
+    }
+
+    /**
+     * The pristine log is written by the engine before Jazzer's agent is installed (it installs
+     * when the fuzz test's inputs are listed): under the agent's hooks, the engine's JCTools queue
+     * fails in Jazzer's Unsafe sanitizer, and the fuzz test failed when run on its own.
+     */
+    @BeforeAll
+    static void writePristineLog() {
+        PristineLog.get();
     }
 
     @Test

@@ -60,7 +60,39 @@ final class SegmentMutator {
         for (int i = 0; i < count && !mutator.files.isEmpty(); i++) {
             mutator.apply(KINDS[choices.intInRange(0, KINDS.length - 1)]);
         }
+        mutator.addForgedAsTheyNowStand();
         return new Mutated(mutator.files, mutator.forged, mutator.applied);
+    }
+
+    /**
+     * A later mutation can change a forged record's payload and leave its checksum valid: CRC32C
+     * is linear, so overwriting a frame header nested in the payload (length word, then the CRC of
+     * position and length word) by another valid one changes the outer CRC by zero. Any reader
+     * must accept the record as it now stands, so each forged position also lists the payload of
+     * every frame that still verifies there, in any file, after all mutations.
+     */
+    private void addForgedAsTheyNowStand() {
+        FrameChecksum checksum = new FrameChecksum();
+        for (byte[] bytes : files.values()) {
+            long base = baseOf(bytes);
+            for (Map.Entry<Long, List<byte[]>> entry : forged.entrySet()) {
+                long at = entry.getKey() - base;
+                if (at < HEADER_LENGTH || at > bytes.length - RecordDescriptor.HEADER_LENGTH) {
+                    continue;
+                }
+                ByteBuffer frame = little(bytes);
+                int lengthWord = frame.getInt((int) at);
+                int payloadLength = lengthWord - RecordDescriptor.HEADER_LENGTH;
+                int payloadStart = (int) at + RecordDescriptor.HEADER_LENGTH;
+                if (payloadLength < 0 || payloadLength > bytes.length - payloadStart) {
+                    continue;
+                }
+                int stored = frame.getInt((int) at + RecordDescriptor.CRC_OFFSET);
+                if (checksum.begin(entry.getKey(), lengthWord).update(bytes, payloadStart, payloadLength).value() == stored) {
+                    entry.getValue().add(Arrays.copyOfRange(bytes, payloadStart, payloadStart + payloadLength));
+                }
+            }
+        }
     }
 
     private void apply(Kind kind) {
