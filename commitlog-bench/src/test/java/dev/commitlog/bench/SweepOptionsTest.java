@@ -50,6 +50,19 @@ class SweepOptionsTest {
     }
 
     @Test
+    void theDeviceGateIsOffUnlessAFactorAboveOneIsGiven() throws UsageException {
+        assertEquals(0, SweepOptions.parse(List.of()).deviceGate());
+        assertEquals(2.5, SweepOptions.parse(List.of("--device-gate", "2.5")).deviceGate());
+        for (String bad : List.of("1", "0.5", "-2", "101", "NaN", "two")) {
+            UsageException e = assertThrows(UsageException.class,
+                    () -> SweepOptions.parse(List.of("--device-gate", bad)), bad);
+            assertEquals("--device-gate: '" + bad + "' is not a factor above 1 and at most 100 (e.g. 2)", e.getMessage());
+        }
+        assertEquals("--device-gate needs a value",
+                assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--device-gate"))).getMessage());
+    }
+
+    @Test
     void listsValuesAndFull() throws UsageException {
         SweepOptions o = SweepOptions.parse(List.of("--threads", "1,8", "--modes", "BATCH,group",
                 "--group-window-ms=1,2,10", "--full", "--seconds", "0.5", "--peers", "none",

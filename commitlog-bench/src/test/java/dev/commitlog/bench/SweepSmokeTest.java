@@ -108,6 +108,19 @@ class SweepSmokeTest {
         }
     }
 
+    /** A gate no probe can fail: every round kept, and the row's note in the report's header. */
+    @Test
+    void theDeviceGateProbesAroundEveryRoundAndReportsWhatItKept() throws Exception {
+        Run run = sweep("gate", "--threads", "1", "--modes", "batch", "--peers", "none", "--async-submitters", "none",
+                "--seconds", "0.1", "--warmup-seconds", "0.05", "--rounds", "2", "--device-gate", "100");
+
+        assertEquals(0, run.exit(), run.err());
+        String md = Files.readString(run.markdown());
+        assertTrue(md.contains("device gate 100.0: a short fdatasync probe before each row and after each round"), md);
+        assertTrue(Pattern.compile("device gate, 1 threads: 2 of 2 rounds kept \\(limit [0-9]+ us = 100.0 x opening probe "
+                + "[0-9]+ us; probes around the rounds: [0-9]+, [0-9]+, [0-9]+ us\\)").matcher(md).find(), md);
+    }
+
     @Test
     void roundsInterleaveEachRowAndReportMedians() throws Exception {
         Run run = sweep("rounds", "--threads", "1", "--modes", "batch,adaptive", "--peers", "none",

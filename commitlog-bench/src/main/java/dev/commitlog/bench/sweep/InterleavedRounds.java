@@ -22,26 +22,44 @@ final class InterleavedRounds {
     private InterleavedRounds() {
     }
 
+    /** A row's cells, each the median of its kept rounds, in column order, and the gate's note on the row. */
+    record Row(List<CellResult> cells, String gateNote) {
+    }
+
+    /** {@link #run(int, int, CellRound, DeviceGate, String)} with no gate. */
+    static List<CellResult> run(int cells, int rounds, CellRound cellRound) throws IOException, InterruptedException {
+        return run(cells, rounds, cellRound, DeviceGate.off(), "").cells();
+    }
+
     /**
      * Runs {@code cells x rounds} cell rounds (rounds numbered from 1) and returns one result per
-     * cell, in column order, each the {@link RoundMedian} of its rounds. With one round the order
-     * is the columns' own.
+     * cell, in column order, each the {@link RoundMedian} of the rounds the {@code gate} keeps (all
+     * of them when it is off). With one round the order is the columns' own.
      */
-    static List<CellResult> run(int cells, int rounds, CellRound cellRound) throws IOException, InterruptedException {
+    static Row run(int cells, int rounds, CellRound cellRound, DeviceGate gate, String rowName)
+            throws IOException, InterruptedException {
         List<List<CellResult>> byCell = new ArrayList<>();
         for (int c = 0; c < cells; c++) {
             byCell.add(new ArrayList<>(rounds));
         }
+        double[] probesUs = new double[rounds + 1];
+        probesUs[0] = gate.probe();
         for (int round = 1; round <= rounds; round++) {
             for (int k = 0; k < cells; k++) {
                 int cell = (k + round - 1) % cells;   // rotated: round r starts at column r - 1
                 byCell.get(cell).add(cellRound.run(cell, round));
             }
+            probesUs[round] = gate.probe();
         }
+        DeviceGate.Decision decision = gate.decide(rowName, probesUs);
         List<CellResult> results = new ArrayList<>(cells);
         for (List<CellResult> cell : byCell) {
-            results.add(RoundMedian.of(cell));
+            List<CellResult> kept = new ArrayList<>(decision.kept().size());
+            for (int round : decision.kept()) {
+                kept.add(cell.get(round - 1));
+            }
+            results.add(RoundMedian.of(kept));
         }
-        return results;
+        return new Row(results, decision.note());
     }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -30,7 +31,7 @@ final class RunHeader {
         } catch (IOException e) {
             host = "unknown host";
         }
-        return List.of(
+        List<String> lines = new ArrayList<>(List.of(
                 String.format(Locale.ROOT, "Run %s on %s: %d cores, %s %s, JDK %s (%s)", when, host,
                         Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
                         System.getProperty("os.arch"), System.getProperty("java.version"),
@@ -43,7 +44,14 @@ final class RunHeader {
                         options.timing().warmup().toMillis() / 1000.0,
                         options.timing().measure().toMillis() / 1000.0, options.recordBytes(),
                         rounds == 1 ? "" : " run", workDir.toAbsolutePath(), Files.getFileStore(workDir).type()),
-                rounds(rounds));
+                rounds(rounds)));
+        if (options.deviceGate() > 0) {
+            lines.add(String.format(Locale.ROOT, "device gate %.1f: a short fdatasync probe before each row and after "
+                    + "each round; a row's medians use only the rounds whose probes on both sides are at most %.1f x "
+                    + "the opening probe, the same rounds in every column (the notes below say what each row kept)",
+                    options.deviceGate(), options.deviceGate()));
+        }
+        return List.copyOf(lines);
     }
 
     /** What a reported value is, given the rounds. */

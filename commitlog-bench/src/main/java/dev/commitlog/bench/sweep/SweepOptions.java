@@ -20,7 +20,7 @@ import java.util.Set;
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
                            List<String> ablations, AsyncOptions async,
-                           CellTiming timing, int rounds, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
+                           CellTiming timing, int rounds, double deviceGate, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
@@ -54,6 +54,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --rounds N              measure every cell N times (1.." + MAX_ROUNDS + ", default 1), interleaved:",
             "                          each row runs all its columns once per round; every value",
             "                          reported is the median round (use 3 to decide close targets)",
+            "  --device-gate F         probe the disk before a row and after each round; keep only rounds",
+            "                          whose probes are <= F x the opening probe (default: off; 2 suits",
+            "                          a shared VM whose disk has slow episodes)",
             "  --record-bytes N        record payload size (default 100)",
             "  --device-latency-us N   add N us after every commit-log flush, concurrent flushes in parallel",
             "                          (a simulated slow, parallel device; needs --peers none; default 0)",
@@ -78,6 +81,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         Double warmup = null;
         boolean full = false;
         int rounds = 1;
+        double deviceGate = 0;
         int recordBytes = DEFAULT_RECORD_BYTES;
         int deviceLatency = 0;
         Path dir = null;
@@ -126,6 +130,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                         case "--seconds" -> seconds = seconds(name, value, false);
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
                         case "--rounds" -> rounds = intIn(name, value, 1, MAX_ROUNDS);
+                        case "--device-gate" -> deviceGate = gateFactor(name, value);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
                         case "--device-latency-us" -> deviceLatency = intIn(name, value, 0, 1_000_000);
                         case "--dir" -> dir = path(name, value);
@@ -149,13 +154,13 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
         return new SweepOptions(threads, modes, windows, ablations,
-                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, recordBytes, deviceLatency, dir, peers,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, deviceGate, recordBytes, deviceLatency, dir, peers,
                 csv, chart, markdown, keep, help);
     }
 
     private static boolean isValued(String flag) {
         return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds", "--rounds",
-                "--record-bytes", "--device-latency-us", "--dir", "--peers", "--csv", "--chart", "--markdown",
+                "--device-gate", "--record-bytes", "--device-latency-us", "--dir", "--peers", "--csv", "--chart", "--markdown",
                 "--async-submitters", "--async-in-flight", "--async-modes").contains(flag);
     }
 
@@ -184,6 +189,19 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             // reported below with the accepted range
         }
         throw new UsageException(flag + ": '" + value + "' is not an integer in " + min + ".." + max);
+    }
+
+    /** A device-gate factor: above 1 (at 1 any probe a little slower than the opening one drops a round). */
+    private static double gateFactor(String flag, String value) throws UsageException {
+        try {
+            double f = Double.parseDouble(value);
+            if (Double.isFinite(f) && f > 1 && f <= 100) {
+                return f;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new UsageException(flag + ": '" + value + "' is not a factor above 1 and at most 100 (e.g. 2)");
     }
 
     private static double seconds(String flag, String value, boolean zeroAllowed) throws UsageException {

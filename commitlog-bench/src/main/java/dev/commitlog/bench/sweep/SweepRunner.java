@@ -27,6 +27,8 @@ import java.util.Random;
  */
 public final class SweepRunner {
     private static final int PROBE_ITERATIONS = 200;
+    /** The device gate's probe around each round: short, about 15 ms on this disk at its usual pace. */
+    private static final int ROUND_PROBE_ITERATIONS = 50;
 
     private final SweepOptions options;
     private final PrintStream out;
@@ -66,9 +68,14 @@ public final class SweepRunner {
                         + "rate = completions in the window, latency = submit to callback", async.inFlight()));
             }
 
-            CellCounter counter = new CellCounter(total);
+            DeviceGate gate = options.deviceGate() > 0
+                    ? new DeviceGate(options.deviceGate(), probe.medianUs(),
+                            () -> FsyncProbe.run(workDir, ROUND_PROBE_ITERATIONS, options.recordBytes()).medianUs())
+                    : DeviceGate.off();
+            CellCounter counter = new CellCounter(total, gate);
             List<CellResult> cells = runCells(contenders, workDir, counter);
             List<CellResult> asyncCells = runAsyncCells(asyncModes, workDir, counter);
+            header.addAll(counter.gateNotes);
             SweepResults results = new SweepResults(header, options.threads(),
                     contenders.stream().map(Column::of).toList(), cells, async.inFlight(), asyncCells);
             writeOutputs(results);
@@ -86,16 +93,20 @@ public final class SweepRunner {
 
     /**
      * Numbers the cells across both sections for progress lines (cell n of total, whatever the
-     * round), and every cell round for directory names.
+     * round), and every cell round for directory names; carries the device gate and its notes on
+     * the rows finished so far.
      */
     private static final class CellCounter {
         final int total;
+        final DeviceGate gate;
+        final List<String> gateNotes = new ArrayList<>();
         /** Cells of the rows already finished: a row's cells are numbered from here + 1. */
         int cellsBefore;
         int cellRuns;
 
-        CellCounter(int total) {
+        CellCounter(int total, DeviceGate gate) {
             this.total = total;
+            this.gate = gate;
         }
     }
 
@@ -144,19 +155,27 @@ public final class SweepRunner {
             for (C column : columns) {
                 row.add(cell.of(column, count));
             }
-            cells.addAll(runRow(workDir, counter, unit, row));
+            cells.addAll(runRow(workDir, counter, count + " " + unit, row));
         }
         return cells;
     }
 
-    /** Runs every round of one row's cells, interleaved; returns each cell's median round, in column order. */
-    private List<CellResult> runRow(Path workDir, CellCounter counter, String unit, List<RowCell> row)
+    /**
+     * Runs every round of one row's cells, interleaved; returns each cell's median round (of the
+     * rounds the device gate keeps), in column order. {@code rowName} is the count and its unit.
+     */
+    private List<CellResult> runRow(Path workDir, CellCounter counter, String rowName, List<RowCell> row)
             throws IOException, InterruptedException {
         int first = counter.cellsBefore + 1;
-        List<CellResult> results = InterleavedRounds.run(row.size(), options.rounds(),
-                (k, round) -> runCell(workDir, counter, first + k, round, unit, row.get(k)));
+        String unit = rowName.substring(rowName.indexOf(' ') + 1);
+        InterleavedRounds.Row results = InterleavedRounds.run(row.size(), options.rounds(),
+                (k, round) -> runCell(workDir, counter, first + k, round, unit, row.get(k)), counter.gate, rowName);
         counter.cellsBefore += row.size();
-        return results;
+        if (!results.gateNote().isEmpty()) {
+            err.println(results.gateNote());
+            counter.gateNotes.add(results.gateNote());
+        }
+        return results.cells();
     }
 
     /**

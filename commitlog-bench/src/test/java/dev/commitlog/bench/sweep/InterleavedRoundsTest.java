@@ -1,8 +1,11 @@
 package dev.commitlog.bench.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,5 +44,38 @@ class InterleavedRoundsTest {
         assertEquals(List.of(0, 1, 2, 3), ran);
         assertEquals(4, row.size());
         row.forEach(c -> assertEquals(1, c.rounds()));
+    }
+
+    /** Probes 100 us around the rounds, but 500 us after round 3 of 4: rounds 3 and 4 are dropped from every column. */
+    @Test
+    void theDeviceGateDropsTheRoundsNextToASlowProbeFromEveryColumn() throws Exception {
+        Iterator<Double> probes = List.of(100.0, 100.0, 150.0, 500.0, 100.0).iterator();
+        DeviceGate gate = new DeviceGate(2, 100, probes::next);
+        InterleavedRounds.Row row = InterleavedRounds.run(2, 4, (cell, round) ->
+                new CellResult("commitlog", "mode" + cell, 8, 1000.0 * (cell + 1) + round, round, 2, 3, 4, 5, 6), gate, "8 threads");
+        assertFalse(probes.hasNext(), "one probe before the row and one after each round");
+        for (int c = 0; c < 2; c++) {
+            assertEquals(List.of(1000.0 * (c + 1) + 1, 1000.0 * (c + 1) + 2), row.cells().get(c).roundOpsPerSec(),
+                    "rounds 1 and 2 kept in column " + c);
+        }
+        assertTrue(row.gateNote().contains("8 threads: 2 of 4 rounds kept, dropped [3, 4]"), row.gateNote());
+        assertTrue(row.gateNote().contains("limit 200 us"), row.gateNote());
+    }
+
+    @Test
+    void aRowWithNoRoundOnAFastDeviceKeepsThemAllAndSaysSo() throws Exception {
+        DeviceGate gate = new DeviceGate(2, 100, () -> 900.0);
+        InterleavedRounds.Row row = InterleavedRounds.run(1, 3, (cell, round) ->
+                new CellResult("commitlog", "batch", 1, 10.0 * round, 1, 2, 3, 4, 5, 6), gate, "1 threads");
+        assertEquals(3, row.cells().get(0).rounds());
+        assertTrue(row.gateNote().contains("no round passed, all 3 kept"), row.gateNote());
+    }
+
+    @Test
+    void withTheGateOffNothingIsProbedAndEveryRoundCounts() throws Exception {
+        InterleavedRounds.Row row = InterleavedRounds.run(2, 3, (cell, round) ->
+                new CellResult("commitlog", "mode" + cell, 1, 10.0 * round, 1, 2, 3, 4, 5, 6), DeviceGate.off(), "1 threads");
+        row.cells().forEach(c -> assertEquals(3, c.rounds()));
+        assertEquals("", row.gateNote());
     }
 }
