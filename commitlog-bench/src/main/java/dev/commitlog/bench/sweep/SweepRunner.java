@@ -155,21 +155,20 @@ public final class SweepRunner {
             for (C column : columns) {
                 row.add(cell.of(column, count));
             }
-            cells.addAll(runRow(workDir, counter, count + " " + unit, row));
+            cells.addAll(runRow(workDir, counter, count, unit, row));
         }
         return cells;
     }
 
     /**
      * Runs every round of one row's cells, interleaved; returns each cell's median round (of the
-     * rounds the device gate keeps), in column order. {@code rowName} is the count and its unit.
+     * rounds the device gate keeps), in column order. {@code unit} names what {@code count} counts.
      */
-    private List<CellResult> runRow(Path workDir, CellCounter counter, String rowName, List<RowCell> row)
+    private List<CellResult> runRow(Path workDir, CellCounter counter, int count, String unit, List<RowCell> row)
             throws IOException, InterruptedException {
         int first = counter.cellsBefore + 1;
-        String unit = rowName.substring(rowName.indexOf(' ') + 1);
         InterleavedRounds.Row results = InterleavedRounds.run(row.size(), options.rounds(),
-                (k, round) -> runCell(workDir, counter, first + k, round, unit, row.get(k)), counter.gate, rowName);
+                (k, round) -> runCell(workDir, counter, first + k, round, unit, row.get(k)), counter.gate, count + " " + unit);
         counter.cellsBefore += row.size();
         if (!results.gateNote().isEmpty()) {
             err.println(results.gateNote());
