@@ -75,12 +75,12 @@ final class SegmentMutator {
         FrameChecksum checksum = new FrameChecksum();
         for (byte[] bytes : files.values()) {
             long base = baseOf(bytes);
+            ByteBuffer frame = little(bytes);
             for (Map.Entry<Long, List<byte[]>> entry : forged.entrySet()) {
                 long at = entry.getKey() - base;
                 if (at < HEADER_LENGTH || at > bytes.length - RecordDescriptor.HEADER_LENGTH) {
                     continue;
                 }
-                ByteBuffer frame = little(bytes);
                 int lengthWord = frame.getInt((int) at);
                 int payloadLength = lengthWord - RecordDescriptor.HEADER_LENGTH;
                 int payloadStart = (int) at + RecordDescriptor.HEADER_LENGTH;

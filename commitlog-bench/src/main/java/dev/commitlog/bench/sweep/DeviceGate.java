@@ -43,6 +43,14 @@ final class DeviceGate {
         return factor > 0;
     }
 
+    /** The rule, for the report's header. */
+    static String describe(double factor) {
+        return String.format(Locale.ROOT, "device gate %.1f: a short fdatasync probe before each row and after "
+                + "each round; a row's medians use only the rounds whose probes on both sides are at most %.1f x "
+                + "the opening probe, the same rounds in every column (the notes below say what each row kept)",
+                factor, factor);
+    }
+
     /** The probe's median now; NaN when the gate is off (nothing is probed). */
     double probe() throws IOException {
         return enabled() ? probe.medianUs() : Double.NaN;

@@ -26,11 +26,6 @@ final class InterleavedRounds {
     record Row(List<CellResult> cells, String gateNote) {
     }
 
-    /** {@link #run(int, int, CellRound, DeviceGate, String)} with no gate. */
-    static List<CellResult> run(int cells, int rounds, CellRound cellRound) throws IOException, InterruptedException {
-        return run(cells, rounds, cellRound, DeviceGate.off(), "").cells();
-    }
-
     /**
      * Runs {@code cells x rounds} cell rounds (rounds numbered from 1) and returns one result per
      * cell, in column order, each the {@link RoundMedian} of the rounds the {@code gate} keeps (all

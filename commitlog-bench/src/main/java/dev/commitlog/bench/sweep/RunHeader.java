@@ -46,10 +46,7 @@ final class RunHeader {
                         rounds == 1 ? "" : " run", workDir.toAbsolutePath(), Files.getFileStore(workDir).type()),
                 rounds(rounds)));
         if (options.deviceGate() > 0) {
-            lines.add(String.format(Locale.ROOT, "device gate %.1f: a short fdatasync probe before each row and after "
-                    + "each round; a row's medians use only the rounds whose probes on both sides are at most %.1f x "
-                    + "the opening probe, the same rounds in every column (the notes below say what each row kept)",
-                    options.deviceGate(), options.deviceGate()));
+            lines.add(DeviceGate.describe(options.deviceGate()));
         }
         return List.copyOf(lines);
     }

@@ -19,7 +19,7 @@ class InterleavedRoundsTest {
             ran.add("c" + cell + "r" + round);
             // column c's round r measures 100 * (c + 1) + r ops/s, so its median is round 2's
             return new CellResult("commitlog", "mode" + cell, 4, 100.0 * (cell + 1) + round, round, 2, 3, 4, 5, 6);
-        });
+        }, DeviceGate.off(), "4 threads").cells();
         assertEquals(List.of("c0r1", "c1r1", "c2r1", "c1r2", "c2r2", "c0r2", "c2r3", "c0r3", "c1r3"), ran);
 
         assertEquals(List.of("mode0", "mode1", "mode2"), row.stream().map(CellResult::mode).toList(),
@@ -40,7 +40,7 @@ class InterleavedRoundsTest {
             ran.add(cell);
             assertEquals(1, round);
             return new CellResult("commitlog", "mode" + cell, 1, 10, 1, 2, 3, 4, 5, 6);
-        });
+        }, DeviceGate.off(), "1 threads").cells();
         assertEquals(List.of(0, 1, 2, 3), ran);
         assertEquals(4, row.size());
         row.forEach(c -> assertEquals(1, c.rounds()));
