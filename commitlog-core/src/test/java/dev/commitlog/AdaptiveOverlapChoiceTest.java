@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Adaptive, as built (no switches), chooses by itself whether flushes overlap: on a device that
  * runs syncs in parallel its trials settle on overlapping, and on one that runs them one at a time
  * they settle on flushing alone. Each device makes every lane flush take {@link #FLUSH_MILLIS};
- * four writers append in a closed loop, and after a warm-up the test counts which flushes started
+ * four writers append in a closed loop with a random pause between appends, and after a warm-up the test counts which flushes started
  * while another was still running. OverlapTrialsTest covers the decision rule itself.
  */
 class AdaptiveOverlapChoiceTest {
@@ -74,6 +75,7 @@ class AdaptiveOverlapChoiceTest {
                     try {
                         while (System.nanoTime() < end) {
                             log.append(record, 0, record.length);
+                            think();
                         }
                     } catch (Throwable e) {
                         problem.compareAndSet(null, e);
@@ -95,6 +97,17 @@ class AdaptiveOverlapChoiceTest {
         System.out.println("adaptive overlap choice: " + device + "; metrics: " + measured.overlappedFlushes() + " of "
                 + measured.flushes() + " flushes overlapped");
         return measured;
+    }
+
+    /**
+     * Up to one flush time between appends, at random. Without it the four writers are released
+     * together and come back together, one flush covers all four whether or not flushes overlap,
+     * and the trials' choice on the parallel device came down to scheduling noise (a CI run on a
+     * busy machine measured 40% of flushes overlapped). Spread arrivals are what overlap is for: a
+     * writer that arrives during a flush starts its own instead of waiting for that one to end.
+     */
+    private static void think() {
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(FLUSH_MILLIS)));
     }
 
     /** Lane flushes take {@link #FLUSH_MILLIS} more: all at once, or (serial) one after another. */
