@@ -1,5 +1,7 @@
 package dev.commitlog.bench;
 
+import dev.commitlog.bench.pair.PairOptions;
+import dev.commitlog.bench.pair.PairRunner;
 import dev.commitlog.bench.sweep.SweepOptions;
 import dev.commitlog.bench.sweep.SweepRunner;
 import java.io.PrintStream;
@@ -8,6 +10,7 @@ import java.util.List;
 
 /**
  * Entry point of the benchmarks jar: {@code sweep [flags]} runs the closed-loop sweep,
+ * {@code pair --a X --b Y [flags]} the paired comparison of two of its columns, and
  * {@code jmh [args]} hands over to JMH's own command line.
  */
 public final class BenchMain {
@@ -42,8 +45,17 @@ public final class BenchMain {
                 out.println(SweepOptions.USAGE);
                 return 0;
             }
+            if (args.get(0).equals("pair")) {
+                PairOptions pair = PairOptions.parse(args.subList(1, args.size()));
+                if (pair.help()) {
+                    out.println(PairOptions.USAGE);
+                } else {
+                    new PairRunner(pair, out, err).run();
+                }
+                return 0;
+            }
             if (!args.get(0).equals("sweep")) {
-                throw new UsageException("unknown command '" + args.get(0) + "' (commands: sweep, jmh)");
+                throw new UsageException("unknown command '" + args.get(0) + "' (commands: sweep, pair, jmh)");
             }
             SweepOptions options = SweepOptions.parse(args.subList(1, args.size()));
             if (options.help()) {
@@ -60,7 +72,7 @@ public final class BenchMain {
             err.println("commitlog-bench: interrupted");
             return 1;
         } catch (Exception e) {
-            err.println("commitlog-bench: sweep failed: " + e);
+            err.println("commitlog-bench: " + args.get(0) + " failed: " + e);
             e.printStackTrace(err);
             return 1;
         }

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 
 /** The end of a cell's threads: every one must finish in time, and the first failure is the cell's. */
-final class CellThreads {
+public final class CellThreads {
     /** How long writers get to return from their last append (or drain) after the window closes. */
     static final long STOP_TIMEOUT_MILLIS = 60_000;
 
@@ -12,7 +12,7 @@ final class CellThreads {
     }
 
     /** Joins every thread, failing the cell if one is still busy {@link #STOP_TIMEOUT_MILLIS} after the first join began. */
-    static void joinAll(Thread[] threads, String cell) throws InterruptedException {
+    public static void joinAll(Thread[] threads, String cell) throws InterruptedException {
         long deadline = System.currentTimeMillis() + STOP_TIMEOUT_MILLIS;
         for (Thread t : threads) {
             t.join(Math.max(1, deadline - System.currentTimeMillis()));
@@ -24,7 +24,7 @@ final class CellThreads {
     }
 
     /** Rethrows a writer's failure with the cell named; an I/O failure stays an IOException. */
-    static void rethrow(Throwable t, String cell) throws IOException {
+    public static void rethrow(Throwable t, String cell) throws IOException {
         if (t == null) {
             return;
         }

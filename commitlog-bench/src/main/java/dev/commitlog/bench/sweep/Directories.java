@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** Deleting a cell's directory tree once the cell is measured. */
-final class Directories {
+public final class Directories {
 
     private Directories() {
     }
 
-    static void deleteRecursively(Path root) throws IOException {
+    public static void deleteRecursively(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -15,15 +15,15 @@ import java.util.Locale;
  * physical limit for one writer that flushes every record: no single-threaded durable mode can
  * beat 1 / median appends per second.
  */
-final class FsyncProbe {
+public final class FsyncProbe {
     private static final int WARMUP_ITERATIONS = 20;
     private static final int FILE_BYTES = 4096;
 
     /** Median and 99th percentile of one write + fdatasync, in microseconds. */
-    record Result(Path directory, String fileStore, int iterations, int writeBytes,
+    public record Result(Path directory, String fileStore, int iterations, int writeBytes,
                   double medianUs, double p99Us) {
 
-        String describe() {
+        public String describe() {
             return String.format(Locale.ROOT,
                     "fdatasync probe: %d x (write %d B at offset 0 + force(false)) in %s (%s): "
                             + "median %.1f us, p99 %.1f us (one serial writer: at most ~%,.0f flushes/s)",
@@ -34,7 +34,7 @@ final class FsyncProbe {
     private FsyncProbe() {
     }
 
-    static Result run(Path directory, int iterations, int writeBytes) throws IOException {
+    public static Result run(Path directory, int iterations, int writeBytes) throws IOException {
         Path file = directory.resolve("fsync-probe.dat");
         long[] nanos = new long[iterations];
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW,

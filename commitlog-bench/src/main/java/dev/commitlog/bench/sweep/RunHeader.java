@@ -15,7 +15,7 @@ import java.util.Locale;
  * The report's first lines: when and where the sweep ran, how many cells, how long each, how
  * many rounds, and so what a reported value is (a single measurement or a median).
  */
-final class RunHeader {
+public final class RunHeader {
 
     private RunHeader() {
     }
@@ -24,18 +24,8 @@ final class RunHeader {
     static List<String> describe(SweepOptions options, Path workDir, int columns, int total) throws IOException {
         int closedLoop = options.threads().size() * columns;
         int rounds = options.rounds();
-        String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown host";
-        }
         List<String> lines = new ArrayList<>(List.of(
-                String.format(Locale.ROOT, "Run %s on %s: %d cores, %s %s, JDK %s (%s)", when, host,
-                        Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-                        System.getProperty("os.arch"), System.getProperty("java.version"),
-                        System.getProperty("java.vm.name")),
+                machine(),
                 String.format(Locale.ROOT,
                         "%d cells (%d closed-loop: %d thread counts x %d columns; %d asynchronous)%s, each %.1f s "
                                 + "warmup + %.1f s measured, %d-byte records, fresh directory per cell%s under %s (%s)",
@@ -49,6 +39,21 @@ final class RunHeader {
             lines.add(DeviceGate.describe(options.deviceGate()));
         }
         return List.copyOf(lines);
+    }
+
+    /** When and on what the run ran: time, host, cores, OS and JDK. */
+    public static String machine() {
+        String when = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'"));
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown host";
+        }
+        return String.format(Locale.ROOT, "Run %s on %s: %d cores, %s %s, JDK %s (%s)", when, host,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
+                System.getProperty("os.arch"), System.getProperty("java.version"),
+                System.getProperty("java.vm.name"));
     }
 
     /** What a reported value is, given the rounds. */

@@ -35,6 +35,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
 
     public static final String USAGE = String.join("\n",
             "usage: java -jar commitlog-bench.jar sweep [flags]",
+            "       java -jar commitlog-bench.jar pair --a COLUMN --b COLUMN [flags]   (paired comparison; pair --help)",
             "       java -jar commitlog-bench.jar jmh [JMH args]   (e.g. -prof gc; -h for JMH's help)",
             "",
             "Closed-loop append sweep: every commit-log sync mode and every peer, at each thread count.",

@@ -1,0 +1,73 @@
+package dev.commitlog.bench.pair;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The {@code pair} command's markdown report and its CSV of every pair. */
+final class PairReport {
+
+    private PairReport() {
+    }
+
+    /** The markdown report: the header lines, then a row per thread count. */
+    static String markdown(PairOptions options, List<String> header, List<SlicedDuel.Rates> rows) {
+        String floor = ratio(options.floor());
+        StringBuilder md = new StringBuilder();
+        md.append("## Paired comparison: ").append(options.a()).append(" over ").append(options.b()).append("\n\n");
+        header.forEach(line -> md.append(line).append("  \n"));
+        md.append("\n| threads | ").append(options.a()).append(" ops/s | ").append(options.b())
+                .append(" ops/s | ratio (median of pairs) | 95% interval | pairs >= ").append(floor)
+                .append(" | reading against ").append(floor).append(" |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---|\n");
+        for (SlicedDuel.Rates row : rows) {
+            PairedRatio r = PairedRatio.of(row.a(), row.b());
+            md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %s | %s | %d of %d%s | %s |%n", row.threads(),
+                    PairedRatio.median(row.a()), PairedRatio.median(row.b()), ratio(r.median()), interval(r),
+                    r.reaching(options.floor()), r.pairs(), r.empty() == 0 ? "" : " (" + r.empty() + " empty)",
+                    r.against(options.floor()).words()));
+        }
+        md.append("\nops/s: the median slice of each column. The ratio is the median over pairs of (")
+                .append(options.a()).append(" slice / ").append(options.b())
+                .append(" slice), the two slices of a pair adjacent in time; the interval is the sign test's, "
+                        + "distribution-free. \"above\" and \"below\": the whole interval lies on that side of the floor; "
+                        + "\"not resolved\": it straddles the floor (the two are closer than this run can tell apart). \"empty\": pairs "
+                        + "in which neither slice made an append (a stall longer than both), left out.\n");
+        return md.toString();
+    }
+
+    static String interval(PairedRatio r) {
+        return Double.isNaN(r.low()) ? "- (under 6 pairs)" : ratio(r.low()) + "-" + ratio(r.high());
+    }
+
+    /** One CSV line per pair: threads, pair, each column's slice rate, their ratio. */
+    static void writeCsv(Path csv, PairOptions options, List<SlicedDuel.Rates> rows) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio");
+        for (SlicedDuel.Rates row : rows) {
+            for (int p = 0; p < row.a().length; p++) {
+                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%.1f,%.1f,%.4f", options.a(), options.b(),
+                        row.threads(), p + 1, row.a()[p], row.b()[p], row.a()[p] / row.b()[p]));
+            }
+        }
+        write(csv, String.join("\n", lines) + "\n");
+    }
+
+    static void write(Path file, String text) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, text);
+    }
+
+    private static String ratio(double value) {
+        if (Double.isInfinite(value)) {
+            return "inf";   // the b slice made no append
+        }
+        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.3f", value);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.commitlog.bench.pair;
+
+import dev.commitlog.bench.sut.Contender;
+import dev.commitlog.bench.sweep.Directories;
+import dev.commitlog.bench.sweep.FsyncProbe;
+import dev.commitlog.bench.sweep.RunHeader;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.Stream;
+
+/** Runs the {@code pair} command: the fdatasync probe, then one sliced duel per thread count, then the report. */
+public final class PairRunner {
+    private static final int PROBE_ITERATIONS = 200;
+
+    private final PairOptions options;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public PairRunner(PairOptions options, PrintStream out, PrintStream err) {
+        this.options = options;
+        this.out = out;
+        this.err = err;
+    }
+
+    public void run() throws IOException, InterruptedException {
+        Contender a = ContenderLabels.create(options.a());
+        Contender b = ContenderLabels.create(options.b());
+        boolean ownDir = options.dir() == null;
+        Path workDir = ownDir ? Files.createTempDirectory(Files.createDirectories(PairOptions.DEFAULT_OUTPUT), "tmp-")
+                : Files.createDirectories(options.dir());
+        byte[] record = new byte[options.recordBytes()];
+        new Random(13530).nextBytes(record);   // the sweep's records: incompressible, the same every run
+        try {
+            DuelTiming t = options.timing();
+            List<String> header = new ArrayList<>();
+            header.add(RunHeader.machine());
+            header.add(String.format(Locale.ROOT, "%d pairs of slices per row, each slice %d ms settling + %d ms measured, "
+                            + "order ABBA BAAB; %.1f s warmup per row (half on each); %d-byte records; both columns open "
+                            + "at once in fresh directories under %s (%s), the same writer threads appending to whichever owns the slice",
+                    t.pairs(), t.settle().toMillis(), t.slice().toMillis(), t.warmup().toMillis() / 1000.0,
+                    options.recordBytes(), workDir.toAbsolutePath(), Files.getFileStore(workDir).type()));
+            FsyncProbe.Result probe = FsyncProbe.run(workDir, PROBE_ITERATIONS, options.recordBytes());
+            err.println(probe.describe());
+            header.add(probe.describe());
+            Stream.of(a, b).map(Contender::settings).filter(s -> !s.isEmpty()).distinct().forEach(header::add);
+            if (a.durable() != b.durable()) {
+                Contender lazy = a.durable() ? b : a;
+                Contender flushing = a.durable() ? a : b;
+                header.add("note: " + lazy.label() + " acknowledges before its data is on disk and leaves dirty pages behind; "
+                        + flushing.label() + "'s next fdatasync may have to write them too (ext4 commits them with its journal), "
+                        + "so its slices after " + lazy.label() + "'s pay for both. Pairs of two flushing columns compare flush paths alone");
+            }
+
+            List<SlicedDuel.Rates> rows = new ArrayList<>();
+            for (int threads : options.threads()) {
+                Path rowDir = Files.createDirectory(workDir.resolve(String.format(Locale.ROOT, "%s-vs-%s-%dt",
+                        options.a(), options.b(), threads)));
+                System.gc();   // the previous row's garbage is not this row's pause
+                try {
+                    SlicedDuel.Rates row = new SlicedDuel(a, b, threads, t, record).run(rowDir);
+                    rows.add(row);
+                    PairedRatio r = PairedRatio.of(row.a(), row.b());
+                    err.println(String.format(Locale.ROOT, "%4d threads  %s %,.0f  %s %,.0f ops/s  ratio %.3f [%s]  %s",
+                            threads, options.a(), PairedRatio.median(row.a()), options.b(), PairedRatio.median(row.b()),
+                            r.median(), PairReport.interval(r), r.against(options.floor()).words()));
+                } finally {
+                    Directories.deleteRecursively(rowDir);
+                }
+            }
+            String report = PairReport.markdown(options, header, rows);
+            PairReport.write(options.markdown(), report);
+            PairReport.writeCsv(options.csv(), options, rows);
+            err.println("wrote " + options.csv() + ", " + options.markdown());
+            out.print(report);
+            out.flush();
+        } finally {
+            if (ownDir) {
+                Directories.deleteRecursively(workDir);
+            }
+        }
+    }
+}

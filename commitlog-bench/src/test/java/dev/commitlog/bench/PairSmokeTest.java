@@ -1,0 +1,59 @@
+package dev.commitlog.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code pair} command end to end through the jar's entry point, on short slices of two real columns. */
+class PairSmokeTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void batchAgainstATenMillisecondGroupWindowReadsAboveTwoInEveryRowAndWritesEveryPair() throws Exception {
+        Path csv = tmp.resolve("out/pair.csv");
+        Path markdown = tmp.resolve("out/pair.md");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = BenchMain.run(List.of("pair", "--a", "batch", "--b", "group-10ms", "--threads", "1,4", "--pairs", "10",
+                        "--floor", "2", "--slice-ms", "60", "--settle-ms", "5", "--warmup-seconds", "0.2", "--dir", tmp.resolve("rows").toString(),
+                        "--csv", csv.toString(), "--markdown", markdown.toString()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio", rows.get(0));
+        assertEquals(1 + 2 * 10, rows.size(), "a line per pair per row");
+        assertTrue(rows.get(1).startsWith("batch,group-10ms,1,1,"), rows.get(1));
+        assertTrue(rows.get(20).startsWith("batch,group-10ms,4,10,"), rows.get(20));
+        String report = Files.readString(markdown);
+        assertEquals(report, out.toString(StandardCharsets.UTF_8));
+        assertTrue(report.contains("## Paired comparison: batch over group-10ms"), report);
+        assertTrue(report.contains("fdatasync probe"), report);
+        // Group holds every flush of a lone writer for its 10 ms window; Batch flushes at once (about
+        // 0.2 ms here): some forty times the rate, so even the interval's low end is far above 2.
+        assertEquals(2, report.lines().filter(l -> l.matches("\\| [14] \\|.*\\| above \\|")).count(), report);
+        assertTrue(Files.list(tmp.resolve("rows")).findAny().isEmpty(), "row directories deleted");
+    }
+
+    @Test
+    void pairHelpAndBadFlagsExitAsTheSweepDoes() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
+        assertEquals(0, BenchMain.run(List.of("pair", "--help"), o, e));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("--floor R"));
+        assertEquals(2, BenchMain.run(List.of("pair", "--a", "batch"), o, e));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--b is required"), err.toString(StandardCharsets.UTF_8));
+    }
+}

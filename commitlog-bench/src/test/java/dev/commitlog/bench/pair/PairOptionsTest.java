@@ -1,0 +1,53 @@
+package dev.commitlog.bench.pair;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.commitlog.bench.UsageException;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PairOptionsTest {
+
+    private static PairOptions parse(String... args) throws UsageException {
+        return PairOptions.parse(List.of(args));
+    }
+
+    private static String error(String... args) {
+        return assertThrows(UsageException.class, () -> parse(args)).getMessage();
+    }
+
+    @Test
+    void defaultsAndEveryFlag() throws Exception {
+        PairOptions d = parse("--a", "adaptive", "--b", "batch");
+        assertEquals(PairOptions.DEFAULT_THREADS, d.threads());
+        assertEquals(DuelTiming.DEFAULT, d.timing());
+        assertEquals(1.0, d.floor());
+
+        PairOptions o = parse("--a=group-2ms", "--b", "RocksDB", "--threads", "1,256", "--floor", "0.95", "--pairs", "30",
+                "--slice-ms", "300", "--settle-ms", "0", "--warmup-seconds", "0.5", "--record-bytes", "512");
+        assertEquals("group-2ms", o.a());
+        assertEquals("rocksdb", o.b());
+        assertEquals(List.of(1, 256), o.threads());
+        assertEquals(0.95, o.floor());
+        assertEquals(new DuelTiming(30, Duration.ofMillis(300), Duration.ZERO, Duration.ofMillis(500)), o.timing());
+        assertEquals(512, o.recordBytes());
+        assertEquals("adaptive-solo", parse("--a", "adaptive-solo", "--b", "adaptive").a(), "ablation columns too");
+        assertTrue(parse("--help").help());
+    }
+
+    @Test
+    void badCommandLinesAreNamed() {
+        assertTrue(error("--b", "batch").contains("--a is required"));
+        assertTrue(error("--a", "group", "--b", "batch").contains("--a: unknown column 'group'"), "a group column needs its window");
+        assertTrue(error("--a", "batch", "--b", "nosuch").contains("group-Nms"), "the message lists the columns");
+        assertTrue(error("--a", "batch", "--b", "batch", "--pairs", "5").contains("--pairs: '5' is not an integer in 6..1000"));
+        assertTrue(error("--a", "batch", "--b", "batch", "--floor", "0").contains("--floor: '0' is not a number above 0"));
+        assertTrue(error("--a", "batch", "--b", "batch", "--seconds", "3").contains("unknown argument --seconds"));
+        assertTrue(error("--a", "batch", "--a", "adaptive", "--b", "batch").contains("--a is given twice"));
+        assertTrue(error("--a", "batch", "--b").contains("--b needs a value"));
+        assertTrue(error("--a", "batch", "--b", "batch", "--threads", "1,1").contains("1 is listed twice"));
+    }
+}
