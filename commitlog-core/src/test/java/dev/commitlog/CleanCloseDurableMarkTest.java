@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * A clean close writes the exact durable position as the tail segment's durable mark: damage to
  * the last record flushed, far past the segment's first 4 KiB (where the mark is rewritten at most
- * once a millisecond, and always lags its flush), is then corruption, not a torn tail. The same
+ * once per mark interval, and always lags its flush), is then corruption, not a torn tail. The same
  * damage in a crash image, taken from the files while the log was open, is a torn tail.
  */
 class CleanCloseDurableMarkTest {

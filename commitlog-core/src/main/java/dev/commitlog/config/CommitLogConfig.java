@@ -123,7 +123,7 @@ public final class CommitLogConfig {
     }
 
     /**
-     * {@code commitlog_durable_mark_interval}, default 1ms: how often, at most, a flush past a
+     * {@code commitlog_durable_mark_interval}, default 10ms: how often, at most, a flush past a
      * segment's first 4 KiB also rewrites the header's durable mark; zero rewrites it with every
      * flush. Every mode uses it.
      */

@@ -24,7 +24,7 @@ final class ConfigRules {
      * lower bound, so skipping rewrites is crash-safe; what widens is the tail window in which media
      * damage is read as a torn tail (docs/format.md).
      */
-    static final Duration DEFAULT_DURABLE_MARK_INTERVAL = Duration.ofMillis(1);
+    static final Duration DEFAULT_DURABLE_MARK_INTERVAL = Duration.ofMillis(10);
     static final long DEFAULT_SEGMENT_SIZE = 32L << 20;
     static final long DEFAULT_TOTAL_SPACE = 8L << 30;
     static final Set<PosixFilePermission> DEFAULT_FILE_PERMISSIONS = Collections.unmodifiableSet(

@@ -19,7 +19,7 @@ package dev.commitlog.segment;
  *
  * Bytes 0..39 are written once, when the file is created, and covered by the header CRC (CRC32C
  * of bytes 0..39). The durable mark is rewritten by the thread that claims a flush of the segment
- * (every flush in its first 4 KiB, past that at most once a millisecond: see SegmentSyncer): it
+ * (every flush in its first 4 KiB, past that at most once per commitlog_durable_mark_interval: see SegmentSyncer): it
  * holds a log position that was already durable before that flush, so after a crash any damage
  * below the highest valid mark of any segment is corruption, never a torn tail. The
  * mark's CRC covers the segment id and the mark, so a mark copied from another file is rejected.

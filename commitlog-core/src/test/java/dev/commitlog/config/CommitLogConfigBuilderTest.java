@@ -29,7 +29,7 @@ class CommitLogConfigBuilderTest {
         assertEquals(Duration.ofMillis(10_000), config.syncPeriod());
         assertEquals(Duration.ofMillis(10), config.groupWindow());
         assertEquals(Duration.ofMillis(15_000), config.periodicLagBlock());
-        assertEquals(Duration.ofMillis(1), config.durableMarkInterval());
+        assertEquals(Duration.ofMillis(10), config.durableMarkInterval());
         assertEquals(32 << 20, config.segmentSize());
         assertEquals(16 << 20, config.maxRecordSize());
         assertEquals(8L << 30, config.totalSpace());
@@ -282,7 +282,7 @@ class CommitLogConfigBuilderTest {
     void toStringPrintsEveryKeyWithItsValueInUnits() {
         String text = CommitLogConfig.builder(DIR).build().toString();
         assertEquals("CommitLogConfig{commitlog_directory: " + DIR + ", commitlog_sync: periodic, commitlog_sync_period: 10s, "
-                + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_durable_mark_interval: 1ms, "
+                + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_durable_mark_interval: 10ms, "
                 + "commitlog_segment_size: 32MiB, "
                 + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commit_failure_policy: stop, "
                 + "commitlog_replay_policy: tolerate_tail, commitlog_file_mode: 0600}", text);

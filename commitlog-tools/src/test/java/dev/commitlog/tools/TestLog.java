@@ -80,7 +80,7 @@ final class TestLog {
 
     /**
      * Every flush rewrites the durable mark (by default, flushes past a segment's first page do so
-     * at most once a millisecond), so that it lies on the last record whatever the timing.
+     * at most once every 10 ms), so that it lies on the last record whatever the timing.
      */
     static CommitLogConfig config(Path dir, ReplayPolicy policy) {
         return CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE).replayPolicy(policy)

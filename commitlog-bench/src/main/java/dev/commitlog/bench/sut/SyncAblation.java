@@ -32,9 +32,12 @@ public enum SyncAblation {
     ADAPTIVE_SOLO("adaptive-solo", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 1)),
     /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
     ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false)),
-    /** Batch rewriting the header's durable mark with every flush (the engine before session 5), not at most once a millisecond. */
+    /** Batch rewriting the header's durable mark with every flush (the engine before session 5), not at most once every 10 ms. */
     BATCH_EVERY_MARK("batch-mark-every-flush", SyncMode.BATCH, "commitlog_durable_mark_interval: 0ms",
-            config -> config.durableMarkInterval(Duration.ZERO));
+            config -> config.durableMarkInterval(Duration.ZERO)),
+    /** Batch rewriting the durable mark at most once a millisecond past a segment's first page (the default of sessions 5-11), not once every 10 ms. */
+    BATCH_MARK_1MS("batch-mark-1ms", SyncMode.BATCH, "commitlog_durable_mark_interval: 1ms",
+            config -> config.durableMarkInterval(Duration.ofMillis(1)));
 
     /** The engine's switches, by the property names {@link SyncTuning} reads. */
     enum Switch {

@@ -72,6 +72,8 @@ class SyncAblationTest {
                 new CommitLogContender(SyncAblation.BATCH_CLASSIC).config(dir), "a switch column keeps the default config");
         assertEquals("batch-mark-every-flush: commitlog batch with commitlog_durable_mark_interval: 0ms",
                 new CommitLogContender(SyncAblation.BATCH_EVERY_MARK).settings());
+        assertEquals(CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).durableMarkInterval(Duration.ofMillis(1)).build(),
+                new CommitLogContender(SyncAblation.BATCH_MARK_1MS).config(dir));
     }
 
     private static Map<String, String> seenDuringOpen(SyncAblation ablation) throws IOException {
