@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -70,16 +69,16 @@ final class SlicedDuel {
                 }
                 ready.await();
                 start.countDown();
-                sleep(timing.warmup().dividedBy(2));
+                CellThreads.sleep(timing.warmup().dividedBy(2));
                 state = slice(0, SliceSchedule.B, false);
-                sleep(timing.warmup().dividedBy(2));
+                CellThreads.sleep(timing.warmup().dividedBy(2));
                 for (int s = 0; s < slices && failure.get() == null; s++) {
                     int owner = SliceSchedule.owner(s);
                     state = slice(s, owner, false);
-                    sleep(timing.settle());
+                    CellThreads.sleep(timing.settle());
                     long began = System.nanoTime();
                     state = slice(s, owner, true);
-                    sleep(timing.slice());
+                    CellThreads.sleep(timing.slice());
                     state = slice(s, owner, false);   // appends already started still count here
                     seconds[s] = (System.nanoTime() - began) / 1e9;
                 }
@@ -162,9 +161,5 @@ final class SlicedDuel {
                 failure.compareAndSet(null, t);
             }
         }
-    }
-
-    private static void sleep(java.time.Duration d) throws InterruptedException {
-        TimeUnit.NANOSECONDS.sleep(d.toNanos());
     }
 }

@@ -34,7 +34,7 @@ public final class CellThreads {
         throw new IllegalStateException(cell + ": " + t, t);
     }
 
-    static void sleep(java.time.Duration d) throws InterruptedException {
+    public static void sleep(java.time.Duration d) throws InterruptedException {
         TimeUnit.NANOSECONDS.sleep(d.toNanos());
     }
 }
