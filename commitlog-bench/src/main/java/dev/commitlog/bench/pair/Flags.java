@@ -1,6 +1,7 @@
 package dev.commitlog.bench.pair;
 
 import dev.commitlog.bench.UsageException;
+import dev.commitlog.bench.sweep.SweepOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,13 +57,13 @@ final class Flags {
     }
 
     int integer(String name, int min, int max) throws UsageException {
-        return parseInt(name, value(name), min, max);
+        return SweepOptions.intIn(name, value(name), min, max);
     }
 
     List<Integer> intList(String name, int min, int max) throws UsageException {
         List<Integer> out = new ArrayList<>();
         for (String part : value(name).split(",", -1)) {
-            int n = parseInt(name, part.trim(), min, max);
+            int n = SweepOptions.intIn(name, part.trim(), min, max);
             if (out.contains(n)) {
                 throw new UsageException(name + ": " + n + " is listed twice");
             }
@@ -111,17 +112,5 @@ final class Flags {
                 throw new UsageException("unknown argument " + name);
             }
         }
-    }
-
-    private static int parseInt(String name, String value, int min, int max) throws UsageException {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below with the accepted range
-        }
-        throw new UsageException(name + ": '" + value + "' is not an integer in " + min + ".." + max);
     }
 }

@@ -1,5 +1,6 @@
 package dev.commitlog.bench.pair;
 
+import dev.commitlog.bench.report.OutputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,11 +58,7 @@ final class PairReport {
     }
 
     static void write(Path file, String text) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Files.writeString(file, text);
+        Files.writeString(OutputFiles.prepare(file), text);
     }
 
     private static String ratio(double value) {

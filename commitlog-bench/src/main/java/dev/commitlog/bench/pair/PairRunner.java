@@ -4,6 +4,7 @@ import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sweep.Directories;
 import dev.commitlog.bench.sweep.FsyncProbe;
 import dev.commitlog.bench.sweep.RunHeader;
+import dev.commitlog.bench.sweep.SweepRunner;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 import java.util.stream.Stream;
 
 /** Runs the {@code pair} command: the fdatasync probe, then one sliced duel per thread count, then the report. */
@@ -34,8 +34,7 @@ public final class PairRunner {
         boolean ownDir = options.dir() == null;
         Path workDir = ownDir ? Files.createTempDirectory(Files.createDirectories(PairOptions.DEFAULT_OUTPUT), "tmp-")
                 : Files.createDirectories(options.dir());
-        byte[] record = new byte[options.recordBytes()];
-        new Random(13530).nextBytes(record);   // the sweep's records: incompressible, the same every run
+        byte[] record = SweepRunner.record(options.recordBytes());
         try {
             DuelTiming t = options.timing();
             List<String> header = new ArrayList<>();

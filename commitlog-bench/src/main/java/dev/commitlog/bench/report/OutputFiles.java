@@ -5,12 +5,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Output paths may name directories that do not exist yet (the default is ./bench-out/). */
-final class OutputFiles {
+public final class OutputFiles {
 
     private OutputFiles() {
     }
 
-    static Path prepare(Path file) throws IOException {
+    /** Creates the file's parent directories; returns the absolute path to write. */
+    public static Path prepare(Path file) throws IOException {
         Path absolute = file.toAbsolutePath();
         Files.createDirectories(absolute.getParent());
         return absolute;

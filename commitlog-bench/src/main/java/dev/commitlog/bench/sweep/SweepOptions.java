@@ -180,7 +180,8 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         return List.copyOf(new ArrayList<>(seen));
     }
 
-    private static int intIn(String flag, String value, int min, int max) throws UsageException {
+    /** {@code value} as an integer in {@code min..max}, or a usage error naming the flag and the range. */
+    public static int intIn(String flag, String value, int min, int max) throws UsageException {
         try {
             int n = Integer.parseInt(value);
             if (n >= min && n <= max) {

@@ -201,8 +201,13 @@ public final class SweepRunner {
     }
 
     private byte[] record() {
-        byte[] record = new byte[options.recordBytes()];
-        new Random(13530).nextBytes(record);   // incompressible, the same in every run and section
+        return record(options.recordBytes());
+    }
+
+    /** The record every cell appends: incompressible, the same in every run, section and command. */
+    public static byte[] record(int bytes) {
+        byte[] record = new byte[bytes];
+        new Random(13530).nextBytes(record);
         return record;
     }
 
