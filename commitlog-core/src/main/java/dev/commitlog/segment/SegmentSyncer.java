@@ -74,6 +74,13 @@ public final class SegmentSyncer {
     /** When a claimed flush last carried the mark. */
     private long lastMarkNanos;
     private final FlushTicket[] tickets = new FlushTicket[MAX_PIPELINE_DEPTH];
+    /**
+     * Bit n set: an outstanding flush owns lane n. A claim takes the lowest free lane, so a flush
+     * that runs alone always uses lane 0, the file's own channel, and other lanes (each a file
+     * descriptor of its own) are opened only when flushes overlap. Freed when its flush is
+     * published, by then its owner is done with the lane. Role holder only.
+     */
+    private int lanesInUse;
     /** None until a pipelined service asks ({@link #gateOverlap}): at depth 1 a flush never overlaps. */
     private OverlapTrials overlapTrials = new OverlapTrials(false);
     /** Flushes claimed and published so far; the ones in between are in flight (or done, unpublished). */
@@ -170,7 +177,8 @@ public final class SegmentSyncer {
         }
         FlushTicket ticket = tickets[(int) (sequence % tickets.length)];
         ticket.sequence = sequence;
-        ticket.lane = (int) (sequence % depth); // the outstanding tickets are consecutive, so their lanes differ
+        ticket.lane = Integer.numberOfTrailingZeros(~lanesInUse); // fewer than depth are in use: below depth
+        lanesInUse |= 1 << ticket.lane;
         ticket.segment = syncing;
         ticket.from = (int) claimedOffset;
         ticket.to = (int) flushTo;
@@ -317,6 +325,7 @@ public final class SegmentSyncer {
                 headerInFlight = false;
             }
             durable.setVolatile(ticket.segment.basePosition() + ticket.to); // volatile store: publishes durability before waiters are drained
+            lanesInUse &= ~(1 << ticket.lane);
             ticket.state = FlushTicket.FREE;
             published = next + 1;
             moved = true;

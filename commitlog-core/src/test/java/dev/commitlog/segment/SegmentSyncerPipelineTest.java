@@ -149,4 +149,34 @@ class SegmentSyncerPipelineTest {
         assertSame(next, inNext.segment);
         assertEquals(List.of(segment), durableSegments);
     }
+
+    /**
+     * A flush that runs alone uses lane 0, the file's own channel, however many came before it (a
+     * lane is a file descriptor of its own); an overlapping one takes the lowest lane free.
+     */
+    @Test
+    void aFlushTakesTheLowestFreeLane() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            append(segment);
+            FlushTicket alone = syncer.claimFlush(4);
+            assertEquals(0, alone.lane, "flush " + i + " ran alone");
+            syncer.performFlush(alone);
+            syncer.completed(alone);
+            assertTrue(syncer.publishCompleted());
+        }
+        append(segment);
+        FlushTicket first = syncer.claimFlush(4);
+        append(segment);
+        FlushTicket second = syncer.claimFlush(4);
+        assertEquals(0, first.lane);
+        assertEquals(1, second.lane);
+        syncer.performFlush(first);
+        syncer.completed(first);
+        assertTrue(syncer.publishCompleted());
+        append(segment);
+        FlushTicket third = syncer.claimFlush(4);
+        assertEquals(0, third.lane, "lane 0 is free again once the first flush is published, while lane 1 runs");
+        append(segment);
+        assertEquals(2, syncer.claimFlush(4).lane);
+    }
 }
