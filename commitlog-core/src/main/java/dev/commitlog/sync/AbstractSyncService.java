@@ -89,7 +89,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         this.pipelineDepth = pipelineDepth;
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
-        this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups());
+        this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups(), tuning.maxYielders());
         // A pipelined flush waiting out a full disk stops when another flush failed for good.
         this.diskFull = new DiskFullRetry(syncer, () -> running && failure == null);
         this.thread = new Thread(this, "commitlog-sync-" + name);
@@ -212,6 +212,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     /** Publishes finished flushes in order and wakes the waiters they cover. Role holder only. */
     private void publishHoldingRole() {
         if (failure == null && syncer.publishCompleted()) {
+            waiters.flushTook(syncer.lastFlushNanos());
             waiters.wakeCovered(syncer.durablePosition());
             flushed(System.nanoTime());
         }

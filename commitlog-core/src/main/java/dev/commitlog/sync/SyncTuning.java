@@ -12,6 +12,9 @@ package dev.commitlog.sync;
  *       itself. Off by default: measured here, it let the next flush start before most waiters were
  *       back, so flushes shrank (about 22 records at 256 threads instead of about 230) and
  *       throughput fell by up to a quarter at 128-256 threads.</li>
+ *   <li>{@code dev.commitlog.sync.yieldWait=false}: waiters park as soon as their brief spin ends,
+ *       instead of first yielding for up to two flushes (at most {@value #YIELDERS_PER_CORE} per core
+ *       at once), so the flusher unparks every one of them.</li>
  *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
  *       a flush) for the appenders the previous flush released.</li>
  *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once
@@ -23,12 +26,15 @@ package dev.commitlog.sync;
  * {@code commitlog_durable_mark_interval}.
  */
 public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
-                         boolean adaptiveOverlapGate) {
+                         boolean adaptiveOverlapGate, int maxYielders) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
     public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
     public static final String ADAPTIVE_OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
+    public static final String YIELD_WAIT = "dev.commitlog.sync.yieldWait";
+    /** Waiters that may yield at once, per available processor; the rest park at once. */
+    public static final int YIELDERS_PER_CORE = 4;
     /**
      * Flushes Adaptive may run at once by default; whether a second one may start while one runs is
      * decided by trials that measure records made durable per second with and without overlap.
@@ -37,7 +43,8 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
 
     static SyncTuning fromSystemProperties() {
         return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),
-                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true));
+                Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
+                enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * Runtime.getRuntime().availableProcessors() : 0);
     }
 
     private static boolean enabled(String property, boolean byDefault) {

@@ -26,6 +26,8 @@ public enum SyncAblation {
     BATCH_CLASSIC("batch-classic", SyncMode.BATCH, Map.of(Switch.INLINE_FLUSH, false, Switch.CASCADE_WAKEUPS, false)),
     /** Batch with cascaded wake-ups (off by default): the flusher wakes two, each woken waiter two more. */
     BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
+    /** Batch whose waiters park as soon as their spin ends, instead of first yielding for up to two flushes. */
+    BATCH_PARK("batch-park", SyncMode.BATCH, Map.of(Switch.YIELD_WAIT, false)),
     /** Adaptive waiting (up to half a flush) for the appenders the previous flush released; off by default. */
     ADAPTIVE_GATHER("adaptive-gather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, true)),
     /** Adaptive with one flush at a time: Batch's mechanism, without the overlap trials. */
@@ -45,7 +47,8 @@ public enum SyncAblation {
         CASCADE_WAKEUPS(SyncTuning.CASCADE_WAKEUPS),
         ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER),
         ADAPTIVE_PIPELINE(SyncTuning.ADAPTIVE_PIPELINE),
-        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE);
+        ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE),
+        YIELD_WAIT(SyncTuning.YIELD_WAIT);
 
         final String property;
 
