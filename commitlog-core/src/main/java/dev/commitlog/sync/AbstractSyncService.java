@@ -89,7 +89,8 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         this.pipelineDepth = pipelineDepth;
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
-        this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups(), tuning.maxYielders());
+        this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups(), tuning.maxYielders(),
+                tuning.yieldWhenOthersWaiting());
         // A pipelined flush waiting out a full disk stops when another flush failed for good.
         this.diskFull = new DiskFullRetry(syncer, () -> running && failure == null);
         this.thread = new Thread(this, "commitlog-sync-" + name);

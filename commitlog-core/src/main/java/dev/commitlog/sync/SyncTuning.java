@@ -14,7 +14,8 @@ package dev.commitlog.sync;
  *       throughput fell by up to a quarter at 128-256 threads.</li>
  *   <li>{@code dev.commitlog.sync.yieldWait=false}: waiters park as soon as their brief spin ends,
  *       instead of first yielding for up to two flushes (at most {@value #YIELDERS_PER_CORE} per core
- *       at once), so the flusher unparks every one of them.</li>
+ *       at once, and only while at least as many others wait as there are cores), so the flusher
+ *       unparks every one of them.</li>
  *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
  *       a flush) for the appenders the previous flush released.</li>
  *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once
@@ -26,7 +27,7 @@ package dev.commitlog.sync;
  * {@code commitlog_durable_mark_interval}.
  */
 public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
-                         boolean adaptiveOverlapGate, int maxYielders) {
+                         boolean adaptiveOverlapGate, int maxYielders, int yieldWhenOthersWaiting) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
@@ -44,7 +45,11 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
     static SyncTuning fromSystemProperties() {
         return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),
                 Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
-                enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * Runtime.getRuntime().availableProcessors() : 0);
+                enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * cores() : 0, cores());
+    }
+
+    private static int cores() {
+        return Runtime.getRuntime().availableProcessors();
     }
 
     private static boolean enabled(String property, boolean byDefault) {

@@ -23,7 +23,7 @@ class DurabilityWaitersTest {
 
     @Test
     void aYieldingWaiterSeesTheDurablePositionWithoutBeingWoken() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
         waiters.flushTook(LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiters.yielding() == 1, "the waiter yields");
@@ -36,7 +36,7 @@ class DurabilityWaitersTest {
 
     @Test
     void withYieldingOffAWaiterParksAndNeedsTheWakeUp() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 0, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 0, 0, LONG_YIELD_NANOS);
         waiters.flushTook(LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks");
@@ -50,7 +50,7 @@ class DurabilityWaitersTest {
 
     @Test
     void noWaiterYieldsBeforeAFlushHasBeenTimed() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks: the yield budget is 0");
         releaseParked(waiters, waiter);
@@ -58,7 +58,7 @@ class DurabilityWaitersTest {
 
     @Test
     void waitersBeyondTheCapParkAtOnce() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 1, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 1, 0, LONG_YIELD_NANOS);
         waiters.flushTook(LONG_YIELD_NANOS);
         Thread yielder = startWaiter(waiters);
         awaitTrue(() -> waiters.yielding() == 1, "the first waiter yields");
@@ -66,16 +66,27 @@ class DurabilityWaitersTest {
         awaitTrue(() -> parker.getState() == Thread.State.WAITING, "the second waiter, over the cap of 1, parks");
         assertEquals(1, waiters.yielding());
 
-        durable.set(TARGET);
-        yielder.join(TimeUnit.SECONDS.toMillis(10));
-        assertFalse(yielder.isAlive(), "the yielder saw the position");
-        assertTrue(parker.isAlive(), "the parked waiter waits for its wake-up");
-        releaseParked(waiters, parker);
+        onlyTheYielderSeesThePosition(waiters, yielder, parker);
+    }
+
+    @Test
+    void aWaiterYieldsOnlyWhileEnoughOthersWait() throws Exception {
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 1, LONG_YIELD_NANOS);
+        waiters.flushTook(LONG_YIELD_NANOS);
+        Thread alone = startWaiter(waiters);
+        awaitTrue(() -> alone.getState() == Thread.State.WAITING, "a waiter with nobody else waiting parks");
+        assertEquals(0, waiters.yielding());
+        Thread second = startWaiter(waiters);
+        awaitTrue(() -> waiters.yielding() == 1, "a waiter that finds one other waiting yields");
+        assertEquals(2, waiters.waiting());
+
+        onlyTheYielderSeesThePosition(waiters, second, alone);
+        assertEquals(0, waiters.waiting());
     }
 
     @Test
     void aWaiterParksOnceItHasYieldedTwiceTheLastFlush() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
         waiters.flushTook(TimeUnit.MILLISECONDS.toNanos(5));
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks after yielding about 10 ms");
@@ -85,12 +96,21 @@ class DurabilityWaitersTest {
 
     @Test
     void theYieldBudgetIsCapped() {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0);
         waiters.flushTook(TimeUnit.SECONDS.toNanos(1));
         assertEquals(DurabilityWaiters.MAX_YIELD_NANOS, waiters.yieldBudgetNanos());
         waiters.flushTook(200_000);
         assertEquals(400_000, waiters.yieldBudgetNanos(), "twice the last flush");
-        assertThrows(IllegalArgumentException.class, () -> new DurabilityWaiters(durable, 16, false, -1));
+        assertThrows(IllegalArgumentException.class, () -> new DurabilityWaiters(durable, 16, false, -1, 0));
+    }
+
+    /** The position covers both; the yielder returns by itself, the parked one only once woken. */
+    private void onlyTheYielderSeesThePosition(DurabilityWaiters waiters, Thread yielder, Thread parker) throws InterruptedException {
+        durable.set(TARGET);
+        yielder.join(TimeUnit.SECONDS.toMillis(10));
+        assertFalse(yielder.isAlive(), "the yielder saw the position");
+        assertTrue(parker.isAlive(), "the parked waiter waits for its wake-up");
+        releaseParked(waiters, parker);
     }
 
     /** The flusher's part: the position covers the target, then the covered waiters are woken. */
