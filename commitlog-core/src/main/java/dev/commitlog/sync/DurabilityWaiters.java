@@ -66,8 +66,9 @@ final class DurabilityWaiters {
     /** How many waiters may yield at once; 0: none ever does (they park after spinning). */
     private final int maxYielders;
     private final AtomicInteger yielders = new AtomicInteger();
+    /** A waiter yields only while at least this many others are past their spin. */
     private final int othersWaiting;
-    /** Waiters past their spin: yielding or parked. */
+    /** Waiters past their spin: yielding or parked (counted only while yielding is on). */
     private final AtomicInteger waiting = new AtomicInteger();
     private final long maxYieldNanos;
     /** How long a waiter yields before parking: twice the last flush, capped; 0 until a flush is published. */
@@ -118,6 +119,10 @@ final class DurabilityWaiters {
             }
             Thread.onSpinWait();
         }
+        if (maxYielders == 0) {
+            parkUntilCovered(target, self); // yielding is off: nothing reads the count of waiters
+            return;
+        }
         int othersNow = waiting.getAndIncrement();
         try {
             if (othersNow < othersWaiting || !yieldUntilCovered(target)) {
@@ -158,7 +163,7 @@ final class DurabilityWaiters {
      */
     private boolean yieldUntilCovered(long target) {
         long budget = yieldNanos;
-        if (budget == 0 || maxYielders == 0) {
+        if (budget == 0) {
             return false;
         }
         try {
