@@ -32,8 +32,7 @@ public final class PairRunner {
         Contender a = ContenderLabels.create(options.a());
         Contender b = ContenderLabels.create(options.b());
         boolean ownDir = options.dir() == null;
-        Path workDir = ownDir ? Files.createTempDirectory(Files.createDirectories(PairOptions.DEFAULT_OUTPUT), "tmp-")
-                : Files.createDirectories(options.dir());
+        Path workDir = Directories.workDir(options.dir(), PairOptions.DEFAULT_OUTPUT);
         byte[] record = SweepRunner.record(options.recordBytes());
         try {
             DuelTiming t = options.timing();

@@ -52,9 +52,7 @@ public final class SweepRunner {
         int total = options.threads().size() * contenders.size() + async.submitters().size() * asyncModes.size();
 
         boolean ownDir = options.dir() == null;
-        Path workDir = ownDir
-                ? Files.createTempDirectory(Files.createDirectories(SweepOptions.DEFAULT_OUTPUT), "tmp-")
-                : Files.createDirectories(options.dir());
+        Path workDir = Directories.workDir(options.dir(), SweepOptions.DEFAULT_OUTPUT);
         try {
             List<String> header = new ArrayList<>(RunHeader.describe(options, workDir, contenders.size(), total));
             FsyncProbe.Result probe = FsyncProbe.run(workDir, PROBE_ITERATIONS, options.recordBytes());
