@@ -101,25 +101,30 @@ public final class TargetReport {
         return Target.judged(name, ratios.get().describe(), floor, ratios.get().worst() >= floorValue);
     }
 
+    /**
+     * Judged on the fastest durable mode at 256 threads, the one the RocksDB target credits: a
+     * window that groups every writer by waiting for them (Group, 10 ms) would meet it by itself
+     * while the mode a user would pick groups far fewer. Every mode's figure is shown beside it.
+     */
     private static Target recordsPerFlush(SweepResults r) {
         int t = 256;
-        String name = "Records per flush at " + t + " threads (best durable mode)";
+        String name = "Records per flush at " + t + " threads (the fastest durable mode)";
         double floorValue = 0.8 * t;
         String floor = String.format(Locale.ROOT, ">= %.1f (0.8 x %d)", floorValue, t);
-        double best = Double.NaN;
-        StringJoiner modes = new StringJoiner(", ");
-        for (Column c : durableCommitLogColumns(r)) {
-            Optional<CellResult> cell = r.cell(c.label(), t);
-            if (cell.isPresent() && !Double.isNaN(cell.get().recordsPerFlush())) {
-                double v = cell.get().recordsPerFlush();
-                modes.add(c.label() + " " + Numbers.fixed(v, 1));
-                best = Double.isNaN(best) ? v : Math.max(best, v);
-            }
-        }
-        if (Double.isNaN(best)) {
+        List<Column> counted = durableCommitLogColumns(r).stream()
+                .filter(c -> r.cell(c.label(), t).filter(cell -> !Double.isNaN(cell.recordsPerFlush())).isPresent())
+                .toList();
+        Optional<CellResult> fastest = best(r, counted, t);
+        if (fastest.isEmpty()) {
             return Target.notMeasured(name, floor, "needs a durable mode at " + t + " threads");
         }
-        return Target.judged(name, Numbers.fixed(best, 1) + " (" + modes + ")", floor, best >= floorValue);
+        StringJoiner modes = new StringJoiner(", ");
+        for (Column c : counted) {
+            modes.add(c.label() + " " + Numbers.fixed(r.cell(c.label(), t).orElseThrow().recordsPerFlush(), 1));
+        }
+        double v = fastest.get().recordsPerFlush();
+        return Target.judged(name, Numbers.fixed(v, 1) + " " + fastest.get().mode() + ", the fastest (" + modes + ")",
+                floor, v >= floorValue);
     }
 
     private static Target periodicVsChronicle(SweepResults r) {

@@ -84,6 +84,25 @@ class TargetReportTest {
     }
 
     @Test
+    void recordsPerFlushIsJudgedOnTheFastestDurableModeNotOnTheBestGrouping() {
+        List<CellResult> cells = List.of(
+                perFlush("batch", 90_000, 160.4), perFlush("group-10ms", 25_000, 256.0),
+                perFlush("adaptive", 85_000, 230.0), perFlush("batch-classic", 95_000, 250.0));
+        SweepResults r = new SweepResults(List.of(), List.of(256), List.of(BATCH, GROUP_10, ADAPTIVE, CLASSIC), cells,
+                4096, List.of());
+        Target t = target(r, "Records per flush at 256");
+        assertEquals("Records per flush at 256 threads (the fastest durable mode)", t.name());
+        assertEquals("160.4 batch, the fastest (batch 160.4, group-10ms 256.0, adaptive 230.0)", t.measured(),
+                "the ablation column is not a mode");
+        assertEquals(">= 204.8 (0.8 x 256)", t.floor());
+        assertEquals("MISSED", t.verdict(), "group-10ms's 256 records per flush do not make batch's 160 meet it");
+
+        SweepResults adaptiveFastest = new SweepResults(List.of(), List.of(256), List.of(BATCH, ADAPTIVE),
+                List.of(perFlush("batch", 80_000, 160.4), perFlush("adaptive", 85_000, 230.0)), 4096, List.of());
+        assertEquals("met", target(adaptiveFastest, "Records per flush at 256").verdict());
+    }
+
+    @Test
     void withoutAdaptiveTheAdaptiveTargetsAreNotMeasured() {
         SweepResults r = new SweepResults(List.of(), List.of(1), List.of(BATCH), List.of(cell("batch", 1, 5_000)),
                 4096, List.of());
@@ -112,6 +131,10 @@ class TargetReportTest {
 
     private static CellResult cell(String mode, int threads, double ops) {
         return new CellResult(Column.COMMITLOG, mode, threads, ops, 1, 2, 3, 1, 1, ops * 100);
+    }
+
+    private static CellResult perFlush(String mode, double ops, double recordsPerFlush) {
+        return new CellResult(Column.COMMITLOG, mode, 256, ops, 1, 2, 3, ops / recordsPerFlush, recordsPerFlush, ops * 100);
     }
 
     private static Column commitLog(String label, boolean ablation) {
