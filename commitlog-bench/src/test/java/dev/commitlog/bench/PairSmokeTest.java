@@ -42,6 +42,10 @@ class PairSmokeTest {
         // Group holds every flush of a lone writer for its 10 ms window; Batch flushes at once (about
         // 0.2 ms here): some forty times the rate, so even the interval's low end is far above 2.
         assertEquals(2, report.lines().filter(l -> l.matches("\\| [14] \\|.*\\| above \\|")).count(), report);
+        assertTrue(report.contains("| threads | batch p50 (us) | group-10ms p50 (us) | batch p99 (us) | group-10ms p99 (us) "
+                + "| batch records per flush | group-10ms records per flush |"), report);
+        // A lone writer's flush covers its one record in either mode.
+        assertEquals(1, report.lines().filter(l -> l.matches("\\| 1 \\|( [0-9.,]+ \\|){4} 1\\.0 \\| 1\\.0 \\|")).count(), report);
         assertTrue(Files.list(tmp.resolve("rows")).findAny().isEmpty(), "row directories deleted");
     }
 

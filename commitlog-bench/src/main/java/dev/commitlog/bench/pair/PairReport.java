@@ -1,5 +1,6 @@
 package dev.commitlog.bench.pair;
 
+import dev.commitlog.bench.report.Numbers;
 import dev.commitlog.bench.report.OutputFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +38,36 @@ final class PairReport {
                         + "distribution-free. \"above\" and \"below\": the whole interval lies on that side of the floor; "
                         + "\"not resolved\": it straddles the floor (the two are closer than this run can tell apart). \"empty\": pairs "
                         + "in which neither slice made an append (a stall longer than both), left out.\n");
+        figures(md, options, rows);
         return md.toString();
+    }
+
+    /** Each column's latency and grouping over all its measured slices of a row. */
+    private static void figures(StringBuilder md, PairOptions options, List<SlicedDuel.Rates> rows) {
+        String a = options.a();
+        String b = options.b();
+        md.append("\n### Latency and records per flush, each column over all its measured slices\n\n");
+        md.append("| threads | ").append(a).append(" p50 (us) | ").append(b).append(" p50 (us) | ").append(a)
+                .append(" p99 (us) | ").append(b).append(" p99 (us) | ").append(a).append(" records per flush | ")
+                .append(b).append(" records per flush |\n");
+        md.append("|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (SlicedDuel.Rates row : rows) {
+            ColumnFigures fa = row.aFigures();
+            ColumnFigures fb = row.bFigures();
+            md.append("| ").append(row.threads()).append(" | ").append(Numbers.micros(fa.p50Us())).append(" | ")
+                    .append(Numbers.micros(fb.p50Us())).append(" | ").append(Numbers.micros(fa.p99Us())).append(" | ")
+                    .append(Numbers.micros(fb.p99Us())).append(" | ").append(perFlush(fa)).append(" | ")
+                    .append(perFlush(fb)).append(" |\n");
+        }
+        md.append("\nLatency: from the call to the return of every append that started in the column's measured slices, "
+                + "all pairs together. Records per flush: from the system's own counters, read at the start and end of "
+                + "each measured slice (\"-\": it does not count its flushes). The slices interleave, so both columns "
+                + "face the same disk; these totals carry no interval.\n");
+    }
+
+    private static String perFlush(ColumnFigures f) {
+        double v = f.recordsPerFlush();
+        return Double.isNaN(v) ? "-" : Numbers.fixed(v, 1);
     }
 
     static String interval(PairedRatio r) {

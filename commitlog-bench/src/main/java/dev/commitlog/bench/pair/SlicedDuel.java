@@ -2,23 +2,29 @@ package dev.commitlog.bench.pair;
 
 import dev.commitlog.bench.sut.Appender;
 import dev.commitlog.bench.sut.Contender;
+import dev.commitlog.bench.sut.FlushCounters;
 import dev.commitlog.bench.sut.SystemUnderTest;
+import dev.commitlog.bench.sweep.CellResults;
 import dev.commitlog.bench.sweep.CellThreads;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import org.HdrHistogram.Histogram;
 
 /**
  * One row of a paired comparison: both systems open at once, {@code threads} closed-loop writers,
  * and every writer appends to whichever system owns the current slice ({@link SliceSchedule}).
  * A slice's rate is the appends that started inside its measured part over that part's length,
- * the sweep's convention.
+ * the sweep's convention. Each column's latencies (the appends that started in its measured slices)
+ * and its flush counters over those slices give its p50, p99 and records per flush
+ * ({@link ColumnFigures}).
  *
  * <p>Assumptions and guarantees: the harness thread alone moves {@link #state}; a writer reads it
- * once per append (one volatile read, as in the sweep's cells) and counts into its own padded
- * array, so the hot path shares no written cache line. Each writer opens an appender on both
+ * once per append (one volatile read, as in the sweep's cells), counts into its own padded array
+ * and records into its own histograms, so the hot path shares no written cache line; the
+ * histograms are merged after the writers are joined. Each writer opens an appender on both
  * systems before any writer appends, and closes both on its own thread.
  */
 final class SlicedDuel {
@@ -43,13 +49,15 @@ final class SlicedDuel {
         this.record = record;
     }
 
-    /** Each pair's rate of one system and of the other, appends per second. */
-    record Rates(int threads, double[] a, double[] b) {
+    /** Each pair's rate of one system and of the other, appends per second, and each column's figures. */
+    record Rates(int threads, double[] a, double[] b, ColumnFigures aFigures, ColumnFigures bFigures) {
     }
 
     Rates run(Path directory) throws IOException, InterruptedException {
         int slices = 2 * timing.pairs();
         long[][] counts = new long[threads][];
+        Histogram[][] latencies = new Histogram[threads][];
+        FlushTotals flushed = new FlushTotals();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch start = new CountDownLatch(1);
@@ -58,11 +66,15 @@ final class SlicedDuel {
         state = slice(0, SliceSchedule.A, false);
         try (SystemUnderTest first = a.open(Files.createDirectory(directory.resolve("a")), record.length);
              SystemUnderTest second = b.open(Files.createDirectory(directory.resolve("b")), record.length)) {
+            SystemUnderTest[] systems = new SystemUnderTest[2];
+            systems[SliceSchedule.A] = first;
+            systems[SliceSchedule.B] = second;
             try {
                 for (int i = 0; i < threads; i++) {
                     int index = i;
                     counts[i] = new long[PAD + slices + PAD];
-                    writers[i] = new Thread(() -> write(first, second, index, counts[index], ready, start, failure),
+                    latencies[i] = new Histogram[] {CellResults.newHistogram(), CellResults.newHistogram()};
+                    writers[i] = new Thread(() -> write(first, second, index, counts[index], latencies[index], ready, start, failure),
                             "bench-duel-" + i);
                     writers[i].setDaemon(true);
                     writers[i].start();
@@ -76,11 +88,13 @@ final class SlicedDuel {
                     int owner = SliceSchedule.owner(s);
                     state = slice(s, owner, false);
                     CellThreads.sleep(timing.settle());
+                    FlushCounters before = systems[owner].flushCounters();
                     long began = System.nanoTime();
                     state = slice(s, owner, true);
                     CellThreads.sleep(timing.slice());
                     state = slice(s, owner, false);   // appends already started still count here
                     seconds[s] = (System.nanoTime() - began) / 1e9;
+                    flushed.add(owner, before, systems[owner].flushCounters());
                 }
                 state = STOP;
                 CellThreads.joinAll(writers, name());
@@ -90,17 +104,41 @@ final class SlicedDuel {
                 start.countDown();
             }
         }
-        return rates(counts, seconds);
+        return rates(counts, seconds, latencies, flushed);
     }
 
-    private Rates rates(long[][] counts, double[] seconds) {
+    private Rates rates(long[][] counts, double[] seconds, Histogram[][] latencies, FlushTotals flushed) {
         double[] ra = new double[timing.pairs()];
         double[] rb = new double[timing.pairs()];
         for (int p = 0; p < timing.pairs(); p++) {
             ra[p] = rate(counts, seconds, SliceSchedule.sliceOf(p, SliceSchedule.A));
             rb[p] = rate(counts, seconds, SliceSchedule.sliceOf(p, SliceSchedule.B));
         }
-        return new Rates(threads, ra, rb);
+        return new Rates(threads, ra, rb, flushed.figures(SliceSchedule.A, latencies), flushed.figures(SliceSchedule.B, latencies));
+    }
+
+    /** Each column's flushes and records over its measured slices; -1 once a snapshot was unknown. Harness thread only. */
+    private static final class FlushTotals {
+        private final long[] flushes = new long[2];
+        private final long[] records = new long[2];
+
+        void add(int owner, FlushCounters before, FlushCounters after) {
+            if (flushes[owner] < 0 || !before.known() || !after.known()) {
+                flushes[owner] = -1;
+                records[owner] = -1;
+                return;
+            }
+            flushes[owner] += after.flushes() - before.flushes();
+            records[owner] += after.records() - before.records();
+        }
+
+        ColumnFigures figures(int owner, Histogram[][] latencies) {
+            Histogram merged = CellResults.newHistogram();
+            for (Histogram[] writer : latencies) {
+                merged.add(writer[owner]);
+            }
+            return new ColumnFigures(merged, flushes[owner], records[owner]);
+        }
     }
 
     private static double rate(long[][] counts, double[] seconds, int slice) {
@@ -119,7 +157,7 @@ final class SlicedDuel {
         return a.label() + " against " + b.label() + ", " + threads + " threads";
     }
 
-    private void write(SystemUnderTest first, SystemUnderTest second, int index, long[] counts,
+    private void write(SystemUnderTest first, SystemUnderTest second, int index, long[] counts, Histogram[] latency,
                        CountDownLatch ready, CountDownLatch start, AtomicReference<Throwable> failure) {
         Appender[] appenders = new Appender[2];
         try {
@@ -137,9 +175,12 @@ final class SlicedDuel {
             start.await();
             int s;
             while ((s = state) != STOP) {   // read before the append: it must start in the slice
-                appenders[(s >> 1) & 1].append(record);
+                int owner = (s >> 1) & 1;
+                long began = System.nanoTime();
+                appenders[owner].append(record);
                 if ((s & 1) != 0) {
                     counts[PAD + (s >>> 2)]++;
+                    latency[owner].recordValue(Math.min(System.nanoTime() - began, CellResults.MAX_TRACKED_NANOS));
                 }
             }
         } catch (Throwable t) {

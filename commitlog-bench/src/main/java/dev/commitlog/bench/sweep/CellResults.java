@@ -7,17 +7,18 @@ import org.HdrHistogram.Histogram;
 /**
  * Per-thread latency histograms and the cell result made from them. Each thread (or, in an
  * asynchronous cell, each submitter's callback) records into its own histogram, so recording
- * takes no lock; the histograms are merged once, after the cell.
+ * takes no lock; the histograms are merged once, after the cell. The {@code pair} command
+ * records its slices' latencies the same way.
  */
-final class CellResults {
+public final class CellResults {
     /** Latencies above a minute are clamped: a cell that stalls that long is broken anyway. */
-    static final long MAX_TRACKED_NANOS = TimeUnit.MINUTES.toNanos(1);
+    public static final long MAX_TRACKED_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private CellResults() {
     }
 
     /** Allocated before the clock starts. */
-    static Histogram newHistogram() {
+    public static Histogram newHistogram() {
         return new Histogram(MAX_TRACKED_NANOS, 3);
     }
 
@@ -48,7 +49,8 @@ final class CellResults {
                 flushesPerSec, recordsPerFlush, ops * recordBytes);
     }
 
-    private static double micros(Histogram h, double percentile) {
+    /** The value at {@code percentile} in microseconds; NaN for an empty histogram. */
+    public static double micros(Histogram h, double percentile) {
         return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(percentile) / 1000.0;
     }
 }

@@ -20,18 +20,27 @@ class SlicedDuelTest {
     @TempDir
     Path tmp;
 
-    /** A system whose every append takes {@code micros}, counting its appends and open appenders. */
+    /**
+     * A system whose every append takes {@code micros}, counting its appends and open appenders; it
+     * reports one flush per {@code recordsPerFlush} appends, or no counters if that is 0.
+     */
     private static final class Sleeper implements Contender {
         final String name;
         final long micros;
         final AtomicInteger appends = new AtomicInteger();
         final AtomicInteger openAppenders = new AtomicInteger();
         final int failAfter;
+        final int recordsPerFlush;
 
         Sleeper(String name, long micros, int failAfter) {
+            this(name, micros, failAfter, 0);
+        }
+
+        Sleeper(String name, long micros, int failAfter, int recordsPerFlush) {
             this.name = name;
             this.micros = micros;
             this.failAfter = failAfter;
+            this.recordsPerFlush = recordsPerFlush;
         }
 
         @Override
@@ -72,7 +81,8 @@ class SlicedDuelTest {
 
                 @Override
                 public FlushCounters flushCounters() {
-                    return FlushCounters.UNKNOWN;
+                    int n = appends.get();
+                    return recordsPerFlush == 0 ? FlushCounters.UNKNOWN : new FlushCounters(n / recordsPerFlush, n);
                 }
 
                 @Override
@@ -104,6 +114,24 @@ class SlicedDuelTest {
         assertTrue(fast.appends.get() >= counted * 0.9, "the fast system saw " + fast.appends.get()
                 + " appends; its slices counted about " + counted);
         assertEquals(0, fast.openAppenders.get() + slow.openAppenders.get(), "every appender closed");
+    }
+
+    @Test
+    void eachColumnsLatencyAndRecordsPerFlushComeFromItsOwnSlices() throws Exception {
+        Sleeper fast = new Sleeper("fast", 1_000, Integer.MAX_VALUE, 4);
+        Sleeper slow = new Sleeper("slow", 20_000, Integer.MAX_VALUE, 0);
+        SlicedDuel.Rates rates = new SlicedDuel(fast, slow, 2, LONGER_SLICES, new byte[8]).run(tmp);
+        ColumnFigures f = rates.aFigures();
+        ColumnFigures s = rates.bFigures();
+        assertTrue(f.p50Us() >= 1_000 && f.p50Us() < 20_000, "fast p50 " + f.p50Us() + " us");
+        assertTrue(s.p50Us() >= 20_000, "slow p50 " + s.p50Us() + " us");
+        assertTrue(f.p99Us() >= f.p50Us() && s.p99Us() >= s.p50Us());
+        // Only appends that started in fast's measured slices: most of fast's appends (60 of every 85 ms), never all.
+        long recorded = f.latency().getTotalCount();
+        assertTrue(recorded < fast.appends.get() && recorded > 0.4 * fast.appends.get(),
+                recorded + " latencies recorded of " + fast.appends.get() + " appends");
+        assertEquals(4.0, f.recordsPerFlush(), 0.1, "fast's counters, read around fast's slices only");
+        assertTrue(Double.isNaN(s.recordsPerFlush()), "slow counts no flushes");
     }
 
     @Test

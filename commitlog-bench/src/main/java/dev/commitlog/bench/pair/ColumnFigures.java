@@ -1,0 +1,31 @@
+package dev.commitlog.bench.pair;
+
+import dev.commitlog.bench.sweep.CellResults;
+import org.HdrHistogram.Histogram;
+
+/**
+ * One column's latency and grouping over all its measured slices of a row. The slices of the two
+ * columns interleave, so both figures face the same disk and the same neighbours; unlike the
+ * ratio, they are totals over the row and carry no interval.
+ *
+ * @param latency every append that started in one of the column's measured slices, merged from
+ *                the writers' own histograms
+ * @param flushes the flushes the column's system counted during its measured slices, or -1 if it
+ *                does not count them
+ * @param records the records those flushes made durable, or -1
+ */
+record ColumnFigures(Histogram latency, long flushes, long records) {
+
+    double p50Us() {
+        return CellResults.micros(latency, 50);
+    }
+
+    double p99Us() {
+        return CellResults.micros(latency, 99);
+    }
+
+    /** NaN when the system does not count its flushes, or made none. */
+    double recordsPerFlush() {
+        return flushes > 0 && records >= 0 ? records / (double) flushes : Double.NaN;
+    }
+}
