@@ -213,7 +213,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     /** Publishes finished flushes in order and wakes the waiters they cover. Role holder only. */
     private void publishHoldingRole() {
         if (failure == null && syncer.publishCompleted()) {
-            waiters.flushTook(syncer.lastFlushNanos());
+            waiters.flushPublished(syncer.lastFlushNanos(), System.nanoTime());
             waiters.wakeCovered(syncer.durablePosition());
             flushed(System.nanoTime());
         }

@@ -14,8 +14,9 @@ package dev.commitlog.sync;
  *       throughput fell by up to a quarter at 128-256 threads.</li>
  *   <li>{@code dev.commitlog.sync.yieldWait=false}: waiters park as soon as their brief spin ends,
  *       instead of first yielding for up to two flushes (at most {@value #YIELDERS_PER_CORE} per core
- *       at once, and only while at least as many others wait as there are cores), so the flusher
- *       unparks every one of them.</li>
+ *       at once, only while at least as many others wait as there are cores, and only while
+ *       flushes are published no further apart than that budget), so the flusher unparks every
+ *       one of them.</li>
  *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
  *       a flush) for the appenders the previous flush released.</li>
  *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once

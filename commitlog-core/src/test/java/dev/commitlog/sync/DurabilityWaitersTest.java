@@ -24,7 +24,7 @@ class DurabilityWaitersTest {
     @Test
     void aYieldingWaiterSeesTheDurablePositionWithoutBeingWoken() throws Exception {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
-        waiters.flushTook(LONG_YIELD_NANOS);
+        flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiters.yielding() == 1, "the waiter yields");
 
@@ -37,7 +37,7 @@ class DurabilityWaitersTest {
     @Test
     void withYieldingOffAWaiterParksAndNeedsTheWakeUp() throws Exception {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 0, 0, LONG_YIELD_NANOS);
-        waiters.flushTook(LONG_YIELD_NANOS);
+        flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks");
         assertEquals(0, waiters.yielding(), "nobody yields when yielding is off");
@@ -49,17 +49,36 @@ class DurabilityWaitersTest {
     }
 
     @Test
-    void noWaiterYieldsBeforeAFlushHasBeenTimed() throws Exception {
+    void noWaiterYieldsBeforeTwoFlushesWerePublished() throws Exception {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
+        waiters.flushPublished(LONG_YIELD_NANOS, 0);
+        assertEquals(0, waiters.yieldBudgetNanos(), "one flush says nothing about how far apart they come");
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks: the yield budget is 0");
         releaseParked(waiters, waiter);
     }
 
     @Test
+    void noWaiterYieldsWhileFlushesComeFurtherApartThanItsBudget() throws Exception {
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
+        waiters.flushPublished(LONG_YIELD_NANOS, 0);
+        waiters.flushPublished(LONG_YIELD_NANOS, 3 * LONG_YIELD_NANOS); // published 90 s apart: over the 30 s budget
+        assertEquals(0, waiters.yieldBudgetNanos());
+        Thread parker = startWaiter(waiters);
+        awaitTrue(() -> parker.getState() == Thread.State.WAITING, "the waiter parks at once, not after 30 s of yielding");
+        assertEquals(0, waiters.yielding());
+
+        waiters.flushPublished(LONG_YIELD_NANOS, 3 * LONG_YIELD_NANOS + LONG_YIELD_NANOS / 2); // 15 s later: back to back
+        assertEquals(LONG_YIELD_NANOS, waiters.yieldBudgetNanos());
+        Thread yielder = startWaiter(waiters);
+        awaitTrue(() -> waiters.yielding() == 1, "once flushes come within the budget, a waiter yields");
+        onlyTheYielderSeesThePosition(waiters, yielder, parker);
+    }
+
+    @Test
     void waitersBeyondTheCapParkAtOnce() throws Exception {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 1, 0, LONG_YIELD_NANOS);
-        waiters.flushTook(LONG_YIELD_NANOS);
+        flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread yielder = startWaiter(waiters);
         awaitTrue(() -> waiters.yielding() == 1, "the first waiter yields");
         Thread parker = startWaiter(waiters);
@@ -72,7 +91,7 @@ class DurabilityWaitersTest {
     @Test
     void aWaiterYieldsOnlyWhileEnoughOthersWait() throws Exception {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 1, LONG_YIELD_NANOS);
-        waiters.flushTook(LONG_YIELD_NANOS);
+        flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread alone = startWaiter(waiters);
         awaitTrue(() -> alone.getState() == Thread.State.WAITING, "a waiter with nobody else waiting parks");
         assertEquals(0, waiters.yielding());
@@ -87,7 +106,7 @@ class DurabilityWaitersTest {
     @Test
     void aWaiterParksOnceItHasYieldedTwiceTheLastFlush() throws Exception {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, LONG_YIELD_NANOS);
-        waiters.flushTook(TimeUnit.MILLISECONDS.toNanos(5));
+        flushesBackToBack(waiters, TimeUnit.MILLISECONDS.toNanos(5));
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks after yielding about 10 ms");
         assertEquals(0, waiters.yielding());
@@ -97,11 +116,18 @@ class DurabilityWaitersTest {
     @Test
     void theYieldBudgetIsCapped() {
         DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0);
-        waiters.flushTook(TimeUnit.SECONDS.toNanos(1));
+        waiters.flushPublished(TimeUnit.SECONDS.toNanos(1), 0);
+        waiters.flushPublished(TimeUnit.SECONDS.toNanos(1), 1_000);
         assertEquals(DurabilityWaiters.MAX_YIELD_NANOS, waiters.yieldBudgetNanos());
-        waiters.flushTook(200_000);
+        waiters.flushPublished(200_000, 201_000);
         assertEquals(400_000, waiters.yieldBudgetNanos(), "twice the last flush");
         assertThrows(IllegalArgumentException.class, () -> new DurabilityWaiters(durable, 16, false, -1, 0));
+    }
+
+    /** Two flushes of {@code flushNanos}, published {@code flushNanos} apart: the budget is twice that, capped. */
+    private static void flushesBackToBack(DurabilityWaiters waiters, long flushNanos) {
+        waiters.flushPublished(flushNanos, 0);
+        waiters.flushPublished(flushNanos, flushNanos);
     }
 
     /** The position covers both; the yielder returns by itself, the parked one only once woken. */
