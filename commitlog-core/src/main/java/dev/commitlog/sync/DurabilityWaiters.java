@@ -29,9 +29,10 @@ import org.jctools.queues.MpscArrayQueue;
  * {@link #MAX_YIELD_NANOS} so that a slow device costs no more than a millisecond of CPU per wait.
  * Nobody yields while publications come further apart than that budget: flushes are then not
  * back to back (Group's window, Periodic's timer, an idle spell, or hundreds of parked waiters
- * whose wake-ups stretch each cycle), so a yielder would burn a core until it parks anyway, and
- * measured at 128 threads the yielders' CPU cost the parked waiters 15-30% on p99. And at most {@code maxYielders} waiters yield at once, since every yielder looks busy to the
- * scheduler and hundreds of them make each yield last milliseconds. And a waiter yields only while
+ * whose wake-ups stretch each cycle), so a yielder would burn a core until it parks anyway;
+ * measured at 128 threads, the yielders' CPU cost the parked waiters 12-32% on p99. At most
+ * {@code maxYielders} waiters yield at once, since every yielder looks busy to the scheduler and
+ * hundreds of them make each yield last milliseconds. And a waiter yields only while
  * at least {@code othersWaiting} others wait too: with few waiters the flusher's wake-ups cost
  * little, while yielders that fill every core delay the thread whose flush just returned (measured
  * here with 2 writers on 2 cores: 0.79-0.88 x parking). The rest park at once.
