@@ -119,7 +119,7 @@ public final class SweepRunner {
 
     private List<CellResult> runCells(List<Contender> contenders, Path workDir, CellCounter counter)
             throws IOException, InterruptedException {
-        byte[] record = record();
+        byte[] record = record(options.recordBytes());
         return runSection(options.threads(), contenders, "threads", workDir, counter,
                 (contender, threads) -> new RowCell(contender.label() + "-" + threads + "t",
                         // a fresh Cell per round: its phase only moves forward
@@ -128,7 +128,7 @@ public final class SweepRunner {
 
     private List<CellResult> runAsyncCells(List<CommitLogContender> modes, Path workDir, CellCounter counter)
             throws IOException, InterruptedException {
-        byte[] record = record();
+        byte[] record = record(options.recordBytes());
         return runSection(options.async().submitters(), modes, "submitters", workDir, counter,
                 (mode, submitters) -> new RowCell(AsyncCell.label(mode) + "-" + submitters + "s",
                         // a fresh AsyncCell per round: its phase only moves forward
@@ -196,10 +196,6 @@ public final class SweepRunner {
         }
         err.println(progress(n, counter.total, round, options.rounds(), result, unit, (System.nanoTime() - began) / 1e9));
         return result;
-    }
-
-    private byte[] record() {
-        return record(options.recordBytes());
     }
 
     /** The record every cell appends: incompressible, the same in every run, section and command. */
