@@ -10,6 +10,16 @@ package dev.commitlog.segment;
  * alike), and keeps whichever made more records durable per second. Overlap must win by
  * {@link #OVERLAP_MUST_WIN_BY}: a tie goes to solo flushes, which batch more and sync less.
  *
+ * <p>Flushes that run alone start overlapping only when two trials in a row choose overlap; one
+ * trial against overlap is enough to go back. Where overlap gains nothing (hundreds of writers on
+ * a few cores, where waking them, not the device, sets the pace), the epochs' rates scatter by more
+ * than the margin, and a single trial chose overlap by chance (2 of about 16 trials measured at 256
+ * writers on this VM); overlap then split the groups until the next trial (70-120 records per flush
+ * in the quarter-seconds it ran, against about 240 alone). Two such trials in a row are rarer by
+ * that factor again, while a device that really runs flushes in parallel wins most trials. A sign
+ * test over the trial's four pairs of epochs was tried instead and lost most of the parallel
+ * device's gain: one epoch is too short to win every pair there.
+ *
  * <p>Between trials the winner runs for a number of epochs that doubles each time a trial confirms
  * it (from {@link #FIRST_EXPLOIT_EPOCHS} to {@link #MAX_EXPLOIT_EPOCHS}, about 2.5 s) and falls
  * back to the first when a trial overturns it: a device or load that stays the same costs a trial
@@ -48,6 +58,8 @@ final class OverlapTrials {
     private boolean overlap;
     /** What the last trial chose (solo before the first). */
     private boolean chosen;
+    /** A trial chose overlap while solo flushes were chosen: the next trial, run at once, must confirm it. */
+    private boolean overlapUnconfirmed;
     /** The epoch of the running trial, or -1 while the winner runs. */
     private int trialEpoch;
     private int exploitLeft;
@@ -117,12 +129,20 @@ final class OverlapTrials {
         }
         // Records per second, compared without dividing: overlap / overlapNanos > k * solo / soloNanos.
         boolean winner = (double) overlapRecords * soloNanos > OVERLAP_MUST_WIN_BY * soloRecords * overlapNanos;
-        exploitLength = trials > 0 && winner == chosen ? Math.min(2 * exploitLength, MAX_EXPLOIT_EPOCHS) : FIRST_EXPLOIT_EPOCHS;
+        trials++;
+        boolean doubted = overlapUnconfirmed;
+        if (winner && !chosen && !doubted) {
+            overlapUnconfirmed = true;
+            startTrial(); // solo flushes stay chosen until a second trial agrees
+            return;
+        }
+        overlapUnconfirmed = false;
+        boolean confirmed = trials > 1 && winner == chosen && !doubted;
+        exploitLength = confirmed ? Math.min(2 * exploitLength, MAX_EXPLOIT_EPOCHS) : FIRST_EXPLOIT_EPOCHS;
         chosen = winner;
         overlap = winner;
         exploitLeft = exploitLength;
         trialEpoch = -1;
-        trials++;
     }
 
     private void startTrial() {

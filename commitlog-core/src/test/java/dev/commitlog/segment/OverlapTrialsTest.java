@@ -88,12 +88,69 @@ class OverlapTrialsTest {
     @Test
     void aParallelDeviceWhereOverlapWinsOverlaps() {
         Device device = new Device(3, FLUSH / 2); // 3 records per 0.1 ms against 4 per 0.2 ms: +50%
-        device.run(9);
+        device.run(9); // the first publication opens the first epoch; then 8 trial epochs
+        assertEquals(1, device.trials.trials());
+        assertFalse(device.trials.chosen(), "one trial is not enough to start overlapping");
+        assertTrue(device.trials.inTrial(), "the trial that must confirm it runs at once");
+        device.run(8);
+        assertEquals(2, device.trials.trials());
         assertTrue(device.trials.chosen());
         assertTrue(device.trials.allowsOverlap());
         device.run(2_000);
         assertTrue(device.trials.chosen());
         assertTrue(device.overlapShare() > 0.95, "share of the time spent overlapping: " + device.overlapShare());
+    }
+
+    @Test
+    void aTrialThatChoseOverlapByChanceIsOverruledByTheNext() {
+        OverlapTrials trials = new OverlapTrials(true);
+        long now = 0;
+        trials.published(1, now); // opens the first epoch
+        now = trial(trials, now, 400, 480); // overlap +20%: chosen, but not yet adopted
+        assertEquals(1, trials.trials());
+        assertFalse(trials.allowsOverlap() && !trials.inTrial(), "overlap is not adopted on one trial");
+        trial(trials, now, 400, 400);       // a tie: solo flushes
+        assertEquals(2, trials.trials());
+        assertFalse(trials.chosen());
+        assertFalse(trials.inTrial());
+        assertFalse(trials.allowsOverlap());
+        assertEquals(OverlapTrials.FIRST_EXPLOIT_EPOCHS, trials.exploitLength(), "two trials that disagreed confirm nothing");
+    }
+
+    @Test
+    void goingBackToSoloFlushesTakesOneTrial() {
+        OverlapTrials trials = new OverlapTrials(true);
+        long now = 0;
+        trials.published(1, now);
+        now = trial(trials, now, 400, 600);
+        now = trial(trials, now, 400, 600);
+        assertTrue(trials.chosen());
+        while (!trials.inTrial()) { // the exploit epochs, overlapped
+            now = epoch(trials, now, 600);
+        }
+        trial(trials, now, 400, 400);
+        assertFalse(trials.chosen());
+        assertFalse(trials.inTrial(), "no second trial when the choice goes back to solo flushes");
+    }
+
+    /** Publishes one whole trial: each solo epoch makes {@code solo} records durable, each overlapped one {@code overlapped}. */
+    private static long trial(OverlapTrials trials, long start, int solo, int overlapped) {
+        long now = start;
+        for (int i = 0; i < 8; i++) { // a trial's eight epochs, in its order
+            now = epoch(trials, now, trials.allowsOverlap() ? overlapped : solo);
+        }
+        return now;
+    }
+
+    /** Publishes one epoch of {@code records} records in {@link OverlapTrials#EPOCH_MIN_FLUSHES} flushes; returns its end. */
+    private static long epoch(OverlapTrials trials, long start, int records) {
+        int flushes = OverlapTrials.EPOCH_MIN_FLUSHES;
+        long now = start;
+        for (int i = 0; i < flushes; i++) {
+            now += OverlapTrials.EPOCH_NANOS / flushes;
+            trials.published(records / flushes, now);
+        }
+        return now;
     }
 
     @Test
@@ -127,6 +184,7 @@ class OverlapTrialsTest {
         assertEquals(0, device.trials.trials());
         assertFalse(device.trials.allowsOverlap(), "a voided trial starts over on its first, solo arm");
         device.runUntilNextTrialEnds();
+        device.runUntilNextTrialEnds(); // the second, which confirms overlap
         assertTrue(device.trials.chosen());
     }
 
