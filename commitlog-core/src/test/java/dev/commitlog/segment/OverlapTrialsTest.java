@@ -133,6 +133,26 @@ class OverlapTrialsTest {
         assertFalse(trials.inTrial(), "no second trial when the choice goes back to solo flushes");
     }
 
+    @Test
+    void anOverlappedFlushMayNotBeSmallerThanTheNewestRunningOne() {
+        OverlapTrials trials = overlapChosen();
+        assertTrue(trials.allowsOverlap());
+        assertFalse(trials.allowsOverlap(2, 3), "two records may not split from a group of three");
+        assertTrue(trials.allowsOverlap(3, 3));
+        OverlapTrials ungated = new OverlapTrials(false);
+        assertTrue(ungated.allowsOverlap(1, 100), "the ablation overlaps whatever the sizes");
+    }
+
+    /** Trials that chose overlap (two in a row) and run it now. */
+    static OverlapTrials overlapChosen() {
+        OverlapTrials trials = new OverlapTrials(true);
+        trials.published(1, 0);
+        long now = trial(trials, 0, 400, 600);
+        trial(trials, now, 400, 600);
+        assertTrue(trials.chosen() && !trials.inTrial());
+        return trials;
+    }
+
     /** Publishes one whole trial: each solo epoch makes {@code solo} records durable, each overlapped one {@code overlapped}. */
     private static long trial(OverlapTrials trials, long start, int solo, int overlapped) {
         long now = start;

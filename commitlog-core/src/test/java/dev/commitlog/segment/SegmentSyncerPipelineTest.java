@@ -66,6 +66,30 @@ class SegmentSyncerPipelineTest {
         assertEquals(firstEnd - segment.basePosition(), first.to, "the first flush covers the first record only");
     }
 
+    @Test
+    void aFlushStartsBesideARunningOneOnlyOnceItIsNoSmaller() throws Exception {
+        syncer.useOverlapTrials(OverlapTrialsTest.overlapChosen());
+        append(segment);
+        append(segment);
+        append(segment);
+        FlushTicket first = syncer.claimFlush(2);
+        assertEquals(3, first.records);
+        append(segment);
+        append(segment);
+        assertNull(syncer.claimFlush(2), "two records may not split from the group of three being flushed");
+        append(segment);
+        FlushTicket second = syncer.claimFlush(2);
+        assertNotNull(second);
+        assertEquals(3, second.records);
+        assertEquals(first.to, second.from);
+        syncer.performFlush(first);
+        syncer.completed(first);
+        syncer.performFlush(second);
+        syncer.completed(second);
+        assertTrue(syncer.publishCompleted());
+        assertEquals(0, syncer.outstanding());
+    }
+
     /**
      * What Adaptive's gather waits for: at publication it counts the records that arrived while
      * the flush ran, so that it can tell them from the ones the flush released coming back.
