@@ -147,8 +147,10 @@ public final class SegmentSyncer {
      * Claims the next flush: everything published past the last claimed flush, up to the end of
      * its segment. Returns null when there is nothing new, when {@code depth} flushes are already
      * outstanding, when one is and overlapping has not measured faster here ({@link OverlapTrials}),
-     * when it would carry fewer records than the newest running flush (split off its group), or when the segment is claimed to its end and its flushes are not all published yet. Role holder only; the caller must run the ticket ({@link #performFlush}) and then
-     * report it ({@link #completed} or {@link #abandoned}).
+     * when it would carry fewer records than the newest running flush (it would split off that
+     * flush's group), or when the segment is claimed to its end and its flushes are not all
+     * published yet. Role holder only; the caller must run the ticket ({@link #performFlush}) and
+     * then report it ({@link #completed} or {@link #abandoned}).
      *
      * @param depth how many flushes may be outstanding at once, 1 to {@link #MAX_PIPELINE_DEPTH}
      */
@@ -175,8 +177,11 @@ public final class SegmentSyncer {
         if (flushTo <= claimedOffset) {
             return null;
         }
-        if (running > 0 && !overlapTrials.allowsOverlap(recordsSinceClaim, tickets[(int) ((sequence - 1) % tickets.length)].records)) {
-            return null; // too few yet to split from the group the running flush will release
+        if (running > 0) {
+            FlushTicket newestRunning = tickets[(int) ((sequence - 1) % tickets.length)];
+            if (!overlapTrials.allowsOverlap(recordsSinceClaim, newestRunning.records)) {
+                return null; // too few yet: they wait for the group that flush will release
+            }
         }
         FlushTicket ticket = tickets[(int) (sequence % tickets.length)];
         ticket.sequence = sequence;

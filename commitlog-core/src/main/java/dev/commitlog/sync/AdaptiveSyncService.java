@@ -8,8 +8,10 @@ import dev.commitlog.segment.SegmentSyncer;
  * <ul>
  *   <li>flush pipelining ({@link SyncTuning#ADAPTIVE_PIPELINE}, on by default): up to
  *       {@value SyncTuning#DEFAULT_ADAPTIVE_PIPELINE} flushes write and sync at once, but a flush
- *       may start while another runs only while short trials measure overlap as making more records
- *       durable per second than flushing alone, on this device under this load. Measured, the
+ *       may start while another runs only while short trials (two in a row to start overlapping)
+ *       measure overlap as making more records durable per second than flushing alone, on this
+ *       device under this load, and only if it carries no fewer records than the newest running
+ *       flush, so that overlap never splits a group. Measured, the
  *       trials keep flushes alone on a disk that serialises syncs (where overlapping every flush it
  *       could lost up to 41%) and overlap them on one that runs syncs in parallel (where the trials
  *       gained up to 61% over Batch);</li>
