@@ -176,6 +176,14 @@ final class OverlapTrials {
         epochRecords = 0;
     }
 
+    /**
+     * Whether trials are on, none is running, and solo flushes are in force: what the gather
+     * (AdaptiveSyncService) waits for, so that it never weighs on a trial's arms.
+     */
+    boolean soloChosen() {
+        return enabled && trialEpoch < 0 && !overlap;
+    }
+
     /** What the last finished trial chose (false before the first), for metrics and tests. */
     boolean chosen() {
         return chosen;

@@ -385,6 +385,14 @@ public final class SegmentSyncer {
         overlapTrials = new OverlapTrials(gate);
     }
 
+    /**
+     * Whether flushes run alone by the overlap trials' choice: no trial is running and the last one
+     * chose solo flushes. Role holder only.
+     */
+    public boolean soloChosen() {
+        return overlapTrials.soloChosen();
+    }
+
     /** Tests: trials already driven to a choice. */
     void useOverlapTrials(OverlapTrials trials) {
         overlapTrials = trials;

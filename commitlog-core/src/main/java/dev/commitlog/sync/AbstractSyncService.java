@@ -136,6 +136,15 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     }
 
     /**
+     * How long the last {@link #beforeFlush} waited before its flush; role holder only. Waiters
+     * yield through a whole flush cycle, and a gather is part of it: counted out, a cycle stretched
+     * by its gather looked like flushes no longer back to back, and every waiter parked.
+     */
+    protected long gatherNanos() {
+        return 0;
+    }
+
+    /**
      * Claims and runs a flush of what is published, unless another thread holds the flush role or
      * the pipeline is full. Nothing is flushed after a failure, nor by an appender once close began
      * (the sync thread's last flushes then own the segments until the writer unmaps them).
@@ -213,7 +222,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
     /** Publishes finished flushes in order and wakes the waiters they cover. Role holder only. */
     private void publishHoldingRole() {
         if (failure == null && syncer.publishCompleted()) {
-            waiters.flushPublished(syncer.lastFlushNanos(), System.nanoTime());
+            waiters.flushPublished(syncer.lastFlushNanos() + gatherNanos(), System.nanoTime());
             waiters.wakeCovered(syncer.durablePosition());
             flushed(System.nanoTime());
         }

@@ -17,8 +17,9 @@ package dev.commitlog.sync;
  *       at once, only while at least as many others wait as there are cores, and only while
  *       flushes are published no further apart than that budget), so the flusher unparks every
  *       one of them.</li>
- *   <li>{@code dev.commitlog.sync.adaptiveGather=true}: before each flush Adaptive waits (up to half
- *       a flush) for the appenders the previous flush released.</li>
+ *   <li>{@code dev.commitlog.sync.adaptiveGather=false}: Adaptive claims each flush at once,
+ *       instead of first waiting (up to one flush, and only while they come back faster than the
+ *       flush would serve them) for the writers the previous flush released.</li>
  *   <li>{@code dev.commitlog.sync.adaptivePipeline=N}: how many flushes Adaptive may run at once
  *       (1 makes it Batch plus the gather; default {@value #DEFAULT_ADAPTIVE_PIPELINE}).</li>
  *   <li>{@code dev.commitlog.sync.adaptiveOverlapGate=false}: Adaptive overlaps flushes whenever
@@ -44,7 +45,7 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
     public static final int DEFAULT_ADAPTIVE_PIPELINE = 4;
 
     static SyncTuning fromSystemProperties() {
-        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, false),
+        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true),
                 Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
                 enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * cores() : 0, cores());
     }

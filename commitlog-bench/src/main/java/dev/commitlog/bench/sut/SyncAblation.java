@@ -28,9 +28,9 @@ public enum SyncAblation {
     BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
     /** Batch whose waiters park as soon as their spin ends, instead of first yielding for up to two flushes. */
     BATCH_PARK("batch-park", SyncMode.BATCH, Map.of(Switch.YIELD_WAIT, false)),
-    /** Adaptive waiting (up to half a flush) for the appenders the previous flush released; off by default. */
-    ADAPTIVE_GATHER("adaptive-gather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, true)),
-    /** Adaptive with one flush at a time: Batch's mechanism, without the overlap trials. */
+    /** Adaptive claiming each flush at once, without first gathering the writers the previous flush released. */
+    ADAPTIVE_NO_GATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false)),
+    /** Adaptive with one flush at a time: Batch's mechanism plus the gather, without the overlap trials. */
     ADAPTIVE_SOLO("adaptive-solo", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 1)),
     /** Adaptive overlapping up to four flushes whenever the pipeline has room, however much overlap costs. */
     ADAPTIVE_UNGATED("adaptive-ungated4", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_PIPELINE, 4, Switch.ADAPTIVE_OVERLAP_GATE, false)),

@@ -35,7 +35,7 @@ class SyncAblationTest {
     void eachVariantSetsOnlyItsSwitchesDuringOpen() throws IOException {
         assertEquals(Map.of(INLINE, "false", CASCADE, "false"), seenDuringOpen(SyncAblation.BATCH_CLASSIC));
         assertEquals(Map.of(CASCADE, "true"), seenDuringOpen(SyncAblation.BATCH_CASCADE));
-        assertEquals(Map.of(GATHER, "true"), seenDuringOpen(SyncAblation.ADAPTIVE_GATHER));
+        assertEquals(Map.of(GATHER, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_NO_GATHER));
         assertEquals(Map.of(PIPELINE, "1"), seenDuringOpen(SyncAblation.ADAPTIVE_SOLO));
         assertEquals(Map.of(PIPELINE, "4", OVERLAP_GATE, "false"), seenDuringOpen(SyncAblation.ADAPTIVE_UNGATED));
         assertEquals(Map.of(), seenDuringOpen(SyncAblation.BATCH_EVERY_MARK), "a configuration change, not a switch");
@@ -57,7 +57,7 @@ class SyncAblationTest {
     @Test
     void labelsAndModes() {
         assertEquals("batch-classic", new CommitLogContender(SyncAblation.BATCH_CLASSIC).label());
-        assertEquals("adaptive-gather", new CommitLogContender(SyncAblation.ADAPTIVE_GATHER).label());
+        assertEquals("adaptive-nogather", new CommitLogContender(SyncAblation.ADAPTIVE_NO_GATHER).label());
         assertEquals(true, new CommitLogContender(SyncAblation.BATCH_CASCADE).ablation());
         assertEquals("dev.commitlog.sync.inlineFlush=false dev.commitlog.sync.cascadeWakeups=false",
                 SyncAblation.BATCH_CLASSIC.properties());
