@@ -12,8 +12,8 @@ import dev.commitlog.segment.SegmentSyncer;
  *       ({@link #keepGathering}) and never longer than the last flush took (PostgreSQL's
  *       {@code commit_delay} gated by {@code commit_siblings}, both measured instead of
  *       configured). Without it a few writers split into two cohorts that take turns, each flush
- *       carrying half of them; with it, measured paired, Adaptive made 1.39x the records per second
- *       at 4 writers and 1.29x at 8, at a lower p99. A lone writer never waits: the previous flush
+ *       carrying half of them; with it, measured paired, Adaptive made 1.24x the records per second
+ *       at 4 writers and 1.20x at 8, at a lower p99. A lone writer never waits: the previous flush
  *       released one record, the one being flushed. With flush pipelining (below) it runs only
  *       while the overlap trials have chosen solo flushes, never during a trial: overlap serves
  *       writers as they arrive, and with the gather in the solo arm the trials picked solo flushes
