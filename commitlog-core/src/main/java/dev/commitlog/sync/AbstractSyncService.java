@@ -90,7 +90,7 @@ abstract class AbstractSyncService implements SyncService, Runnable {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
         this.waiters = new DurabilityWaiters(syncer.durableSequence(), 1 << 16, tuning.cascadeWakeups(), tuning.maxYielders(),
-                tuning.yieldWhenOthersWaiting());
+                tuning.yieldWhenOthersWaiting(), tuning.waitSpins(), DurabilityWaiters.MAX_YIELD_NANOS);
         // A pipelined flush waiting out a full disk stops when another flush failed for good.
         this.diskFull = new DiskFullRetry(syncer, () -> running && failure == null);
         this.thread = new Thread(this, "commitlog-sync-" + name);

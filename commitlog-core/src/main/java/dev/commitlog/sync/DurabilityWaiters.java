@@ -13,9 +13,8 @@ import org.jctools.queues.MpscArrayQueue;
  * exactly those a flush covered.
  *
  * <p>Assumptions and guarantees: any thread may {@link #await}; only the holder of the flush role
- * calls {@link #wakeCovered}, {@link #flushPublished} and {@link #wakeAll}. A waiter first spins briefly
- * on the durable sequence (a flush may be about to complete), then yields for up to about two
- * flushes (below), then registers in a lock-free MPSC queue and parks; it re-checks the durable
+ * calls {@link #wakeCovered}, {@link #flushPublished} and {@link #wakeAll}. A waiter yields for up
+ * to about two flushes (below), then registers in a lock-free MPSC queue and parks; it re-checks the durable
  * position and the failure flag after registering, so a wake-up can never be missed: either the
  * sync thread drains the registration after publishing the new durable position, or the waiter
  * sees that position itself. Nobody is woken early: a parked waiter is unparked only when the
@@ -37,6 +36,13 @@ import org.jctools.queues.MpscArrayQueue;
  * little, while yielders that fill every core delay the thread whose flush just returned (measured
  * here with 2 writers on 2 cores: 0.79-0.88 x parking). The rest park at once.
  *
+ * <p>No spin before that, by default ({@code spins} is 0; {@link SyncTuning#WAIT_SPINS} sets it):
+ * 200 spins cost about 6 us of CPU here and ended 0.04% of the waits they preceded, since a flush
+ * takes 150-300 us and a waiter rarely arrives in its last microseconds. On 2 cores that CPU is
+ * taken from the writers the last flush released: measured paired in session 17, dropping the
+ * spin made Adaptive 1.13-1.29x faster at 16-256 threads (no row changed below that) and Batch
+ * 1.27x at 256.
+ *
  * <p>Cascaded wake-ups: unparking is a system call, and a flusher that unparks 200 waiters one by
  * one delays the next flush by as long as the flush itself. So the flusher puts the covered waiters,
  * in registration order, on a wake ring and unparks two; every waiter leaving {@link #await} unparks
@@ -44,8 +50,6 @@ import org.jctools.queues.MpscArrayQueue;
  * claimed by CAS after it is read, and the flusher never laps a slot that is not yet claimed.
  */
 final class DurabilityWaiters {
-    /** Spins before parking: about the cost of a park/unpark round trip. */
-    private static final int SPIN_LIMIT = 200;
     /** The longest a waiter yields before it parks, whatever the flushes take. */
     static final long MAX_YIELD_NANOS = 1_000_000;
     /** When the registration queue is full, poll with this pause instead of parking. */
@@ -67,14 +71,16 @@ final class DurabilityWaiters {
     /** Slots below this are claimed (their waiter unparked or being unparked). */
     private final AtomicLong wakeClaimed = new AtomicLong();
 
-    /** How many waiters may yield at once; 0: none ever does (they park after spinning). */
+    /** How many waiters may yield at once; 0: none ever does (they park after any spin). */
     private final int maxYielders;
     private final AtomicInteger yielders = new AtomicInteger();
-    /** A waiter yields only while at least this many others are past their spin. */
+    /** A waiter yields only while at least this many others are past their spin (if any). */
     private final int othersWaiting;
-    /** Waiters past their spin: yielding or parked (counted only while yielding is on). */
+    /** Waiters past their spin (if any): yielding or parked (counted only while yielding is on). */
     private final AtomicInteger waiting = new AtomicInteger();
     private final long maxYieldNanos;
+    /** How many times a waiter re-reads the durable position before it yields or parks. */
+    private final int spins;
     /**
      * How long a waiter yields before parking: twice the last flush, capped; 0 until two flushes
      * were published, and while the last two were further apart than that.
@@ -89,14 +95,22 @@ final class DurabilityWaiters {
      * @param othersWaiting a waiter yields only while at least this many others wait
      */
     DurabilityWaiters(Sequence durable, int capacity, boolean cascade, int maxYielders, int othersWaiting) {
-        this(durable, capacity, cascade, maxYielders, othersWaiting, MAX_YIELD_NANOS);
+        this(durable, capacity, cascade, maxYielders, othersWaiting, SyncTuning.DEFAULT_WAIT_SPINS, MAX_YIELD_NANOS);
     }
 
-    /** As above, with the yield cap a test needs (long, so that it never races the budget). */
-    DurabilityWaiters(Sequence durable, int capacity, boolean cascade, int maxYielders, int othersWaiting, long maxYieldNanos) {
+    /**
+     * As above, with the spins before yielding or parking, and the yield cap a test needs (long, so
+     * that it never races the budget).
+     */
+    DurabilityWaiters(Sequence durable, int capacity, boolean cascade, int maxYielders, int othersWaiting, int spins,
+                      long maxYieldNanos) {
         if (maxYielders < 0) {
             throw new IllegalArgumentException("maxYielders " + maxYielders + " is negative");
         }
+        if (spins < 0) {
+            throw new IllegalArgumentException("spins " + spins + " is negative");
+        }
+        this.spins = spins;
         this.durable = durable;
         this.maxYielders = maxYielders;
         this.othersWaiting = othersWaiting;
@@ -123,7 +137,7 @@ final class DurabilityWaiters {
     }
 
     private void awaitCovered(long target, Waiter self) {
-        for (int i = 0; i < SPIN_LIMIT; i++) {
+        for (int i = 0; i < spins; i++) {
             if (durable.get() >= target || released) {
                 return;
             }
@@ -214,7 +228,7 @@ final class DurabilityWaiters {
         return yielders.get();
     }
 
-    /** Waiters past their spin, yielding or parked; for tests. */
+    /** Waiters past their spin (if any), yielding or parked; for tests. */
     int waiting() {
         return waiting.get();
     }

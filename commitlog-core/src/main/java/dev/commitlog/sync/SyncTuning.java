@@ -12,11 +12,15 @@ package dev.commitlog.sync;
  *       itself. Off by default: measured here, it let the next flush start before most waiters were
  *       back, so flushes shrank (about 22 records at 256 threads instead of about 230) and
  *       throughput fell by up to a quarter at 128-256 threads.</li>
- *   <li>{@code dev.commitlog.sync.yieldWait=false}: waiters park as soon as their brief spin ends,
+ *   <li>{@code dev.commitlog.sync.yieldWait=false}: waiters park at once (after any spin),
  *       instead of first yielding for up to two flushes (at most {@value #YIELDERS_PER_CORE} per core
  *       at once, only while at least as many others wait as there are cores, and only while
  *       flushes are published no further apart than that budget), so the flusher unparks every
  *       one of them.</li>
+ *   <li>{@code dev.commitlog.sync.waitSpins=N}: how many times a waiter re-reads the durable
+ *       position, with a spin-wait hint between reads, before it yields or parks (default
+ *       {@value #DEFAULT_WAIT_SPINS}: 200, the default before session 17, cost Adaptive 11-23% at
+ *       16-256 threads on 2 cores and almost never ended a wait).</li>
  *   <li>{@code dev.commitlog.sync.adaptiveGather=false}: Adaptive claims each flush at once,
  *       instead of first waiting (up to one flush, and only while they come back faster than the
  *       flush would serve them) for the writers the previous flush released.</li>
@@ -29,13 +33,16 @@ package dev.commitlog.sync;
  * {@code commitlog_durable_mark_interval}.
  */
 public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
-                         boolean adaptiveOverlapGate, int maxYielders, int yieldWhenOthersWaiting) {
+                         boolean adaptiveOverlapGate, int maxYielders, int yieldWhenOthersWaiting, int waitSpins) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
     public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
     public static final String ADAPTIVE_OVERLAP_GATE = "dev.commitlog.sync.adaptiveOverlapGate";
     public static final String YIELD_WAIT = "dev.commitlog.sync.yieldWait";
+    public static final String WAIT_SPINS = "dev.commitlog.sync.waitSpins";
+    /** How many times a waiter re-reads the durable position before it yields or parks, by default. */
+    public static final int DEFAULT_WAIT_SPINS = 0;
     /** Waiters that may yield at once, per available processor; the rest park at once. */
     public static final int YIELDERS_PER_CORE = 4;
     /**
@@ -47,7 +54,8 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
     static SyncTuning fromSystemProperties() {
         return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true),
                 Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
-                enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * cores() : 0, cores());
+                enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * cores() : 0, cores(),
+                Integer.getInteger(WAIT_SPINS, DEFAULT_WAIT_SPINS));
     }
 
     private static int cores() {

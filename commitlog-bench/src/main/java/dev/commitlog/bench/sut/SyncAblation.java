@@ -26,8 +26,12 @@ public enum SyncAblation {
     BATCH_CLASSIC("batch-classic", SyncMode.BATCH, Map.of(Switch.INLINE_FLUSH, false, Switch.CASCADE_WAKEUPS, false)),
     /** Batch with cascaded wake-ups (off by default): the flusher wakes two, each woken waiter two more. */
     BATCH_CASCADE("batch-cascade", SyncMode.BATCH, Map.of(Switch.CASCADE_WAKEUPS, true)),
-    /** Batch whose waiters park as soon as their spin ends, instead of first yielding for up to two flushes. */
+    /** Batch whose waiters park at once, instead of first yielding for up to two flushes. */
     BATCH_PARK("batch-park", SyncMode.BATCH, Map.of(Switch.YIELD_WAIT, false)),
+    /** Batch whose waiters spin 200 times on the durable position before they yield or park (the engine before session 17). */
+    BATCH_SPIN("batch-spin200", SyncMode.BATCH, Map.of(Switch.WAIT_SPINS, 200)),
+    /** Adaptive whose waiters spin 200 times before they yield or park (the engine before session 17). */
+    ADAPTIVE_SPIN("adaptive-spin200", SyncMode.ADAPTIVE, Map.of(Switch.WAIT_SPINS, 200)),
     /** Adaptive claiming each flush at once, without first gathering the writers the previous flush released. */
     ADAPTIVE_NO_GATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false)),
     /** Adaptive with one flush at a time: Batch's mechanism plus the gather, without the overlap trials. */
@@ -48,7 +52,8 @@ public enum SyncAblation {
         ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER),
         ADAPTIVE_PIPELINE(SyncTuning.ADAPTIVE_PIPELINE),
         ADAPTIVE_OVERLAP_GATE(SyncTuning.ADAPTIVE_OVERLAP_GATE),
-        YIELD_WAIT(SyncTuning.YIELD_WAIT);
+        YIELD_WAIT(SyncTuning.YIELD_WAIT),
+        WAIT_SPINS(SyncTuning.WAIT_SPINS);
 
         final String property;
 
