@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A simulated disk whose lane flushes take {@code flushMillis} more: all at once (a device that runs
  * syncs in parallel) or, if serial, one after another. Counts the flushes that started while
- * another was still running.
+ * another was still running, and those run by a log's sync thread rather than by an appender.
  */
 final class DelayedDevice extends ForwardingStorageLayer {
     final boolean serial;
@@ -21,6 +21,7 @@ final class DelayedDevice extends ForwardingStorageLayer {
     final AtomicInteger running = new AtomicInteger();
     final AtomicInteger starts = new AtomicInteger();
     final AtomicInteger overlapped = new AtomicInteger();
+    final AtomicInteger bySyncThread = new AtomicInteger();
 
     DelayedDevice(boolean serial, long flushMillis) {
         super(new SimulatedDisk());
@@ -31,6 +32,11 @@ final class DelayedDevice extends ForwardingStorageLayer {
     void resetCounts() {
         starts.set(0);
         overlapped.set(0);
+        bySyncThread.set(0);
+    }
+
+    double syncThreadShare() {
+        return (double) bySyncThread.get() / Math.max(1, starts.get());
     }
 
     double overlappedShare() {
@@ -55,6 +61,9 @@ final class DelayedDevice extends ForwardingStorageLayer {
         @Override
         public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
             starts.incrementAndGet();
+            if (Thread.currentThread().getName().startsWith("commitlog-sync-")) {
+                bySyncThread.incrementAndGet();
+            }
             if (running.getAndIncrement() > 0) {
                 overlapped.incrementAndGet();
             }

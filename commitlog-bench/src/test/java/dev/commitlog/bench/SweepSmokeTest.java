@@ -173,10 +173,10 @@ class SweepSmokeTest {
         assertEquals(0, run.exit(), run.err());
         List<String> modes = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
         assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-cascade", "batch-park", "batch-spin200", "adaptive-spin200",
-                "adaptive-nogather", "adaptive-solo",
+                "batch-inline", "adaptive-inline", "adaptive-syncthread", "adaptive-nogather", "adaptive-solo",
                 "adaptive-ungated4", "batch-mark-every-flush", "batch-mark-1ms"), modes);
         String md = Files.readString(run.markdown());
-        String columns = "| threads | batch | adaptive | batch-classic | batch-cascade | batch-park | batch-spin200 | adaptive-spin200 | adaptive-nogather | adaptive-solo | adaptive-ungated4 | batch-mark-every-flush | batch-mark-1ms |";
+        String columns = "| threads | batch | adaptive | batch-classic | batch-cascade | batch-park | batch-spin200 | adaptive-spin200 | batch-inline | adaptive-inline | adaptive-syncthread | adaptive-nogather | adaptive-solo | adaptive-ungated4 | batch-mark-every-flush | batch-mark-1ms |";
         assertEquals(3, md.split(Pattern.quote(columns), -1).length - 1,
                 "throughput, p99 and records-per-flush tables carry the ablation columns:\n" + md);
         assertTrue(md.contains("batch-classic: commitlog batch with dev.commitlog.sync.inlineFlush=false "
@@ -185,9 +185,10 @@ class SweepSmokeTest {
         assertTrue(targets.contains("| Adaptive / best of batch, every thread count | min "), targets);
         assertFalse(targets.contains("-classic") || targets.contains("-cascade") || targets.contains("-nogather")
                 || targets.contains("-solo") || targets.contains("-ungated4") || targets.contains("-every-flush")
-                || targets.contains("-spin200"), targets);
+                || targets.contains("-spin200") || targets.contains("-syncthread")
+                || targets.contains("-inline"), targets);
         for (String property : List.of("dev.commitlog.sync.inlineFlush", "dev.commitlog.sync.cascadeWakeups",
-                "dev.commitlog.sync.adaptiveGather", "dev.commitlog.sync.waitSpins")) {
+                "dev.commitlog.sync.adaptiveGather", "dev.commitlog.sync.waitSpins", "dev.commitlog.sync.inlineFlushRecords")) {
             assertNull(System.getProperty(property), property + " is restored (unset) after each open");
         }
     }

@@ -225,7 +225,12 @@ abstract class AbstractSyncService implements SyncService, Runnable {
             waiters.flushPublished(syncer.lastFlushNanos() + gatherNanos(), System.nanoTime());
             waiters.wakeCovered(syncer.durablePosition());
             flushed(System.nanoTime());
+            published();
         }
+    }
+
+    /** Mode-specific, called by the role holder after each publication (Batch's hand-off choice). */
+    protected void published() {
     }
 
     /**

@@ -49,6 +49,15 @@ public final class AdaptiveSyncService extends BatchSyncService {
         syncer.gateOverlap(tuning.adaptiveOverlapGate());
     }
 
+    /**
+     * Overlapped flushes need appenders flushing inline (the sync thread runs one flush at a time),
+     * so flushes move to the sync thread only while the trials have settled on solo flushes.
+     */
+    @Override
+    protected boolean mayHandOff() {
+        return !pipelined || syncer.soloChosen();
+    }
+
     /** The gather. Flush-role holder only, with no flush outstanding. */
     @Override
     protected void beforeFlush() {

@@ -7,6 +7,11 @@ package dev.commitlog.sync;
  * <ul>
  *   <li>{@code dev.commitlog.sync.inlineFlush=false}: Batch and Adaptive appenders never flush in
  *       their own thread; the sync thread does every flush (the classic Batch service).</li>
+ *   <li>{@code dev.commitlog.sync.inlineFlushRecords=N}: an appender that finds nobody flushing
+ *       flushes in its own thread only while the last flush carried at most N records (default:
+ *       the number of cores); with more writers than that it hands the flush to the sync thread.
+ *       {@code 2147483647} (Integer.MAX_VALUE) makes every such appender flush inline (the engine before
+ *       session 17).</li>
  *   <li>{@code dev.commitlog.sync.cascadeWakeups=true}: the flushing thread wakes two covered
  *       waiters and each woken waiter wakes two more, instead of the flusher unparking every one
  *       itself. Off by default: measured here, it let the next flush start before most waiters were
@@ -32,9 +37,10 @@ package dev.commitlog.sync;
  * How often the durable mark is rewritten is configuration, not a switch:
  * {@code commitlog_durable_mark_interval}.
  */
-public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
+public record SyncTuning(int inlineFlushRecords, boolean cascadeWakeups, boolean adaptiveGather, int adaptivePipeline,
                          boolean adaptiveOverlapGate, int maxYielders, int yieldWhenOthersWaiting, int waitSpins) {
     public static final String INLINE_FLUSH = "dev.commitlog.sync.inlineFlush";
+    public static final String INLINE_FLUSH_RECORDS = "dev.commitlog.sync.inlineFlushRecords";
     public static final String CASCADE_WAKEUPS = "dev.commitlog.sync.cascadeWakeups";
     public static final String ADAPTIVE_GATHER = "dev.commitlog.sync.adaptiveGather";
     public static final String ADAPTIVE_PIPELINE = "dev.commitlog.sync.adaptivePipeline";
@@ -52,7 +58,8 @@ public record SyncTuning(boolean inlineFlush, boolean cascadeWakeups, boolean ad
     public static final int DEFAULT_ADAPTIVE_PIPELINE = 4;
 
     static SyncTuning fromSystemProperties() {
-        return new SyncTuning(enabled(INLINE_FLUSH, true), enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true),
+        int inlineFlushRecords = enabled(INLINE_FLUSH, true) ? Integer.getInteger(INLINE_FLUSH_RECORDS, cores()) : 0;
+        return new SyncTuning(inlineFlushRecords, enabled(CASCADE_WAKEUPS, false), enabled(ADAPTIVE_GATHER, true),
                 Integer.getInteger(ADAPTIVE_PIPELINE, DEFAULT_ADAPTIVE_PIPELINE), enabled(ADAPTIVE_OVERLAP_GATE, true),
                 enabled(YIELD_WAIT, true) ? YIELDERS_PER_CORE * cores() : 0, cores(),
                 Integer.getInteger(WAIT_SPINS, DEFAULT_WAIT_SPINS));

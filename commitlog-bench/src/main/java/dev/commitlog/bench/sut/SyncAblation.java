@@ -32,6 +32,12 @@ public enum SyncAblation {
     BATCH_SPIN("batch-spin200", SyncMode.BATCH, Map.of(Switch.WAIT_SPINS, 200)),
     /** Adaptive whose waiters spin 200 times before they yield or park (the engine before session 17). */
     ADAPTIVE_SPIN("adaptive-spin200", SyncMode.ADAPTIVE, Map.of(Switch.WAIT_SPINS, 200)),
+    /** Batch whose appenders flush inline whenever nobody is flushing, however many writers there are (the engine before session 17). */
+    BATCH_INLINE("batch-inline", SyncMode.BATCH, Map.of(Switch.INLINE_FLUSH_RECORDS, Integer.MAX_VALUE)),
+    /** Adaptive whose appenders flush inline whenever nobody is flushing (the engine before session 17). */
+    ADAPTIVE_INLINE("adaptive-inline", SyncMode.ADAPTIVE, Map.of(Switch.INLINE_FLUSH_RECORDS, Integer.MAX_VALUE)),
+    /** Adaptive with every flush on the sync thread: appenders never flush in their own thread. */
+    ADAPTIVE_SYNC_THREAD("adaptive-syncthread", SyncMode.ADAPTIVE, Map.of(Switch.INLINE_FLUSH, false)),
     /** Adaptive claiming each flush at once, without first gathering the writers the previous flush released. */
     ADAPTIVE_NO_GATHER("adaptive-nogather", SyncMode.ADAPTIVE, Map.of(Switch.ADAPTIVE_GATHER, false)),
     /** Adaptive with one flush at a time: Batch's mechanism plus the gather, without the overlap trials. */
@@ -48,6 +54,7 @@ public enum SyncAblation {
     /** The engine's switches, by the property names {@link SyncTuning} reads. */
     enum Switch {
         INLINE_FLUSH(SyncTuning.INLINE_FLUSH),
+        INLINE_FLUSH_RECORDS(SyncTuning.INLINE_FLUSH_RECORDS),
         CASCADE_WAKEUPS(SyncTuning.CASCADE_WAKEUPS),
         ADAPTIVE_GATHER(SyncTuning.ADAPTIVE_GATHER),
         ADAPTIVE_PIPELINE(SyncTuning.ADAPTIVE_PIPELINE),
