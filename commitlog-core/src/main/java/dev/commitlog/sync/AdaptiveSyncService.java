@@ -55,6 +55,14 @@ public final class AdaptiveSyncService extends BatchSyncService {
      */
     @Override
     protected boolean mayHandOff() {
+        return flushesAlone();
+    }
+
+    /**
+     * Whether flushes run one at a time for now: no pipeline, or trials that have settled on solo
+     * flushes. Both the gather and the hand-off wait for it. Role holder only.
+     */
+    private boolean flushesAlone() {
         return !pipelined || syncer.soloChosen();
     }
 
@@ -62,7 +70,7 @@ public final class AdaptiveSyncService extends BatchSyncService {
     @Override
     protected void beforeFlush() {
         lastGatherNanos = 0;
-        if (!gather || (pipelined && !syncer.soloChosen())) {
+        if (!gather || !flushesAlone()) {
             return; // see the class comment: the trials weigh solo flushes against overlap, both ungathered
         }
         // Published since the last claim: those that arrived while the last flush ran, then those it released.
