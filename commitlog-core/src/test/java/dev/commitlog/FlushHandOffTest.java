@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.sync.SyncTuning;
 import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,6 +27,9 @@ class FlushHandOffTest {
     private static final int MANY_WRITERS = 8;
     private static final long WARMUP_MILLIS = 300;
     private static final long MEASURED_MILLIS = 700;
+    /** Writers for the overlap case, and a warm-up long enough for two trials to choose overlap. */
+    private static final int OVERLAP_WRITERS = 8;
+    private static final long OVERLAP_WARMUP_MILLIS = 1_000;
 
     @TempDir
     Path dir;
@@ -35,10 +42,8 @@ class FlushHandOffTest {
     }
 
     /**
-     * Batch only: Adaptive hands off only while its overlap trials have settled on solo flushes
-     * (overlap needs appenders flushing), so its share also counts the trials' flushes. No test
-     * pins that exception yet: AdaptiveOverlapChoiceTest's overlapped flushes carry 1-2 records,
-     * below the hand-off, and it passes without the exception.
+     * Batch only: Adaptive hands off only while overlap is not allowed (overlap needs appenders
+     * flushing), so its share also counts the trials' overlap epochs; the next test pins that.
      */
     @Test
     void manyWritersHandTheirFlushesToTheSyncThread() throws Exception {
@@ -46,17 +51,53 @@ class FlushHandOffTest {
         assertTrue(share > 0.97, "share of " + MANY_WRITERS + " writers' flushes run by the sync thread: " + share);
     }
 
+    /**
+     * Adaptive's exception: while its trials let flushes overlap, appenders keep flushing inline,
+     * since the sync thread runs one flush at a time. On a device that runs syncs in parallel, with
+     * the hand-off lowered to flushes of more than one record, writers arriving at random still get
+     * overlapped flushes (AdaptiveOverlapChoiceTest's case). Checked: with the hand-off applied
+     * whatever the trials allow, the trials lose overlap and this fails.
+     */
+    @Test
+    void adaptiveKeepsFlushingInlineWhileFlushesOverlap() throws Exception {
+        String saved = System.setProperty(SyncTuning.INLINE_FLUSH_RECORDS, "1");
+        DelayedDevice device = new DelayedDevice(false, FLUSH_MILLIS);
+        ClosedLoopWriters.Spell measured;
+        try {
+            measured = run(SyncMode.ADAPTIVE, device, OVERLAP_WRITERS, OVERLAP_WARMUP_MILLIS, FlushHandOffTest::think);
+        } finally {
+            if (saved == null) {
+                System.clearProperty(SyncTuning.INLINE_FLUSH_RECORDS);
+            } else {
+                System.setProperty(SyncTuning.INLINE_FLUSH_RECORDS, saved);
+            }
+        }
+        assertTrue(measured.recordsPerFlush() > 1, "flushes too small to be handed off: " + measured.recordsPerFlush());
+        assertTrue(device.overlappedShare() > 0.5, "flushes that started while another ran: " + device);
+        assertTrue(device.syncThreadShare() < 0.5, "share of flushes run by the sync thread: " + device.syncThreadShare());
+    }
+
     private double syncThreadShare(SyncMode mode, int writers) throws Exception {
         DelayedDevice device = new DelayedDevice(true, FLUSH_MILLIS);
+        run(mode, device, writers, WARMUP_MILLIS, () -> { });
+        return device.syncThreadShare();
+    }
+
+    private ClosedLoopWriters.Spell run(SyncMode mode, DelayedDevice device, int writers, long warmUpMillis, Runnable think)
+            throws Exception {
         CommitLogConfig config = TestLogs.config(dir, mode).build();
         ClosedLoopWriters.Spell measured;
         try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
-            measured = ClosedLoopWriters.run(log, writers, WARMUP_MILLIS, MEASURED_MILLIS, () -> { }, device::resetCounts);
+            measured = ClosedLoopWriters.run(log, writers, warmUpMillis, MEASURED_MILLIS, think, device::resetCounts);
         }
-        double share = device.syncThreadShare();
-        System.out.printf("%s, %d writers: %.2f of %d flushes on the sync thread, %.2f records per flush%n", mode, writers, share,
-                device.starts.get(), measured.recordsPerFlush());
+        System.out.printf("%s, %d writers, %s: %.2f on the sync thread, %.2f records per flush%n", mode, writers, device,
+                device.syncThreadShare(), measured.recordsPerFlush());
         assertTrue(device.starts.get() > 50, "too few flushes to judge: " + device);
-        return share;
+        return measured;
+    }
+
+    /** Up to one flush time between appends, at random: spread arrivals are what overlap is for (see AdaptiveOverlapChoiceTest). */
+    private static void think() {
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(FLUSH_MILLIS)));
     }
 }

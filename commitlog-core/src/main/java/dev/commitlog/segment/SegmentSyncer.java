@@ -393,6 +393,14 @@ public final class SegmentSyncer {
         return overlapTrials.soloChosen();
     }
 
+    /**
+     * Whether a flush may start while another runs, now: trials off (the ablation), a trial's
+     * overlap arm, or overlap chosen. Role holder only.
+     */
+    public boolean overlapAllowed() {
+        return overlapTrials.allowsOverlap();
+    }
+
     /** Tests: trials already driven to a choice. */
     void useOverlapTrials(OverlapTrials trials) {
         overlapTrials = trials;
