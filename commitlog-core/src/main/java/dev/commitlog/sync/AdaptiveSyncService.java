@@ -62,7 +62,7 @@ public final class AdaptiveSyncService extends BatchSyncService {
 
     /**
      * Whether flushes run one at a time for now: no pipeline, or trials that have settled on solo
-     * flushes. Both the gather and the hand-off wait for it. Role holder only.
+     * flushes. The gather waits for it (the hand-off only for overlap to be denied). Role holder only.
      */
     private boolean flushesAlone() {
         return !pipelined || syncer.soloChosen();
