@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.nio.file.Path;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,23 +45,17 @@ class AdaptiveOverlapChoiceTest {
         CommitLogConfig config = TestLogs.config(dir, SyncMode.ADAPTIVE).build();
         ClosedLoopWriters.Spell measured;
         try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
-            measured = ClosedLoopWriters.run(log, WRITERS, WARMUP_MILLIS, MEASURED_MILLIS, AdaptiveOverlapChoiceTest::think,
-                    device::resetCounts);
+            // Up to one flush time between appends, at random. Without it the four writers are released
+            // together and come back together, one flush covers all four whether or not flushes overlap,
+            // and the trials' choice on the parallel device came down to scheduling noise (a CI run on a
+            // busy machine measured 40% of flushes overlapped). Spread arrivals are what overlap is for:
+            // a writer that arrives during a flush starts its own instead of waiting for that one to end.
+            Runnable think = ClosedLoopWriters.randomPauseUpTo(FLUSH_MILLIS);
+            measured = ClosedLoopWriters.run(log, WRITERS, WARMUP_MILLIS, MEASURED_MILLIS, think, device::resetCounts);
         }
         assertTrue(device.starts.get() > 100, "too few flushes to judge: " + device);
         System.out.println("adaptive overlap choice: " + device + "; metrics: " + measured.overlappedFlushes() + " of "
                 + measured.flushes() + " flushes overlapped");
         return measured;
-    }
-
-    /**
-     * Up to one flush time between appends, at random. Without it the four writers are released
-     * together and come back together, one flush covers all four whether or not flushes overlap,
-     * and the trials' choice on the parallel device came down to scheduling noise (a CI run on a
-     * busy machine measured 40% of flushes overlapped). Spread arrivals are what overlap is for: a
-     * writer that arrives during a flush starts its own instead of waiting for that one to end.
-     */
-    private static void think() {
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(TimeUnit.MILLISECONDS.toNanos(FLUSH_MILLIS)));
     }
 }

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 
 /** Writers that append 100-byte records to one log in a closed loop, for a warm-up and then a measured spell. */
 final class ClosedLoopWriters {
@@ -26,6 +28,15 @@ final class ClosedLoopWriters {
     }
 
     private ClosedLoopWriters() {
+    }
+
+    /**
+     * A think time of up to {@code millis} between appends, at random: writers that arrive spread
+     * out, as overlapped flushes need (AdaptiveOverlapChoiceTest says why).
+     */
+    static Runnable randomPauseUpTo(long millis) {
+        long bound = TimeUnit.MILLISECONDS.toNanos(millis);
+        return () -> LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(bound));
     }
 
     /**

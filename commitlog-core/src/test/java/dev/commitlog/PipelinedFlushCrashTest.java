@@ -66,16 +66,8 @@ class PipelinedFlushCrashTest {
 
     @AfterEach
     void pipelineRestored() {
-        restore(SyncTuning.ADAPTIVE_PIPELINE, savedDepth);
-        restore(SyncTuning.ADAPTIVE_OVERLAP_GATE, savedGate);
-    }
-
-    private static void restore(String property, String value) {
-        if (value == null) {
-            System.clearProperty(property);
-        } else {
-            System.setProperty(property, value);
-        }
+        TestLogs.restoreProperty(SyncTuning.ADAPTIVE_PIPELINE, savedDepth);
+        TestLogs.restoreProperty(SyncTuning.ADAPTIVE_OVERLAP_GATE, savedGate);
     }
 
     private static CommitLogConfig.Builder config(Path directory) {
