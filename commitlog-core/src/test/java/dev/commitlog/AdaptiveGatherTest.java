@@ -2,7 +2,6 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -30,11 +29,8 @@ class AdaptiveGatherTest {
     @Test
     void fewWritersShareEveryFlush() throws Exception {
         DelayedDevice device = new DelayedDevice(true, FLUSH_MILLIS);
-        CommitLogConfig config = TestLogs.config(dir, SyncMode.ADAPTIVE).build();
-        ClosedLoopWriters.Spell measured;
-        try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
-            measured = ClosedLoopWriters.run(log, WRITERS, WARMUP_MILLIS, MEASURED_MILLIS, () -> { }, () -> { });
-        }
+        ClosedLoopWriters.Spell measured = ClosedLoopWriters.runOn(dir, SyncMode.ADAPTIVE, device, WRITERS, WARMUP_MILLIS,
+                MEASURED_MILLIS, () -> { });
         double perFlush = measured.recordsPerFlush();
         System.out.printf("adaptive gather: %.2f records per flush over %d flushes, %d writers%n", perFlush, measured.flushes(), WRITERS);
         assertTrue(measured.flushes() > 100, "too few flushes to judge: " + measured.flushes());

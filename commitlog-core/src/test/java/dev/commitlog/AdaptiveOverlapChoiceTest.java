@@ -2,7 +2,6 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -42,17 +41,14 @@ class AdaptiveOverlapChoiceTest {
 
     /** Runs the writers and returns what the log's metrics counted after the warm-up (the first trials run during it). */
     private ClosedLoopWriters.Spell run(DelayedDevice device) throws Exception {
-        CommitLogConfig config = TestLogs.config(dir, SyncMode.ADAPTIVE).build();
-        ClosedLoopWriters.Spell measured;
-        try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
-            // Up to one flush time between appends, at random. Without it the four writers are released
-            // together and come back together, one flush covers all four whether or not flushes overlap,
-            // and the trials' choice on the parallel device came down to scheduling noise (a CI run on a
-            // busy machine measured 40% of flushes overlapped). Spread arrivals are what overlap is for:
-            // a writer that arrives during a flush starts its own instead of waiting for that one to end.
-            Runnable think = ClosedLoopWriters.randomPauseUpTo(FLUSH_MILLIS);
-            measured = ClosedLoopWriters.run(log, WRITERS, WARMUP_MILLIS, MEASURED_MILLIS, think, device::resetCounts);
-        }
+        // Up to one flush time between appends, at random. Without it the four writers are released
+        // together and come back together, one flush covers all four whether or not flushes overlap,
+        // and the trials' choice on the parallel device came down to scheduling noise (a CI run on a
+        // busy machine measured 40% of flushes overlapped). Spread arrivals are what overlap is for:
+        // a writer that arrives during a flush starts its own instead of waiting for that one to end.
+        Runnable think = ClosedLoopWriters.randomPauseUpTo(FLUSH_MILLIS);
+        ClosedLoopWriters.Spell measured = ClosedLoopWriters.runOn(dir, SyncMode.ADAPTIVE, device, WRITERS, WARMUP_MILLIS,
+                MEASURED_MILLIS, think);
         assertTrue(device.starts.get() > 100, "too few flushes to judge: " + device);
         System.out.println("adaptive overlap choice: " + device + "; metrics: " + measured.overlappedFlushes() + " of "
                 + measured.flushes() + " flushes overlapped");

@@ -2,7 +2,9 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.commitlog.config.SyncMode;
 import dev.commitlog.metrics.CommitLogMetrics;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -37,6 +39,17 @@ final class ClosedLoopWriters {
     static Runnable randomPauseUpTo(long millis) {
         long bound = TimeUnit.MILLISECONDS.toNanos(millis);
         return () -> LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(bound));
+    }
+
+    /**
+     * Opens a {@code mode} log in {@code dir} on {@code device}, runs the writers on it (as
+     * {@link #run}) and closes it; the device's counts cover the measured spell only.
+     */
+    static Spell runOn(Path dir, SyncMode mode, DelayedDevice device, int writers, long warmUpMillis, long measuredMillis,
+                       Runnable think) throws Exception {
+        try (CommitLog log = CommitLog.open(TestLogs.config(dir, mode).build(), device, TestLogs.NO_DAMAGE)) {
+            return run(log, writers, warmUpMillis, measuredMillis, think, device::resetCounts);
+        }
     }
 
     /**

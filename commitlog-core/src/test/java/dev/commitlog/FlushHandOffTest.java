@@ -2,7 +2,6 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.sync.SyncTuning;
 import java.nio.file.Path;
@@ -83,11 +82,7 @@ class FlushHandOffTest {
 
     private ClosedLoopWriters.Spell run(SyncMode mode, DelayedDevice device, int writers, long warmUpMillis, Runnable think)
             throws Exception {
-        CommitLogConfig config = TestLogs.config(dir, mode).build();
-        ClosedLoopWriters.Spell measured;
-        try (CommitLog log = CommitLog.open(config, device, TestLogs.NO_DAMAGE)) {
-            measured = ClosedLoopWriters.run(log, writers, warmUpMillis, MEASURED_MILLIS, think, device::resetCounts);
-        }
+        ClosedLoopWriters.Spell measured = ClosedLoopWriters.runOn(dir, mode, device, writers, warmUpMillis, MEASURED_MILLIS, think);
         System.out.printf("%s, %d writers, %s: %.2f on the sync thread, %.2f records per flush%n", mode, writers, device,
                 device.syncThreadShare(), measured.recordsPerFlush());
         assertTrue(device.starts.get() > 50, "too few flushes to judge: " + device);

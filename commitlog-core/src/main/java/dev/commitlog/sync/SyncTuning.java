@@ -16,7 +16,8 @@ package dev.commitlog.sync;
  *       waiters and each woken waiter wakes two more, instead of the flusher unparking every one
  *       itself. Off by default: measured here, it let the next flush start before most waiters were
  *       back, so flushes shrank (about 22 records at 256 threads instead of about 230) and
- *       throughput fell by up to a quarter at 128-256 threads.</li>
+ *       throughput fell by up to a quarter at 128-256 threads. On session 18's faster disk it lost
+ *       at 16-32 and 256 threads but gained about 1.2x at 64 and 1.1x at 128 (docs/design.md).</li>
  *   <li>{@code dev.commitlog.sync.yieldWait=false}: waiters park at once (after any spin),
  *       instead of first yielding for up to two flushes (at most {@value #YIELDERS_PER_CORE} per core
  *       at once, only while at least as many others wait as there are cores, and only while
