@@ -23,7 +23,7 @@ import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
 import dev.commitlog.sync.SyncService;
-import dev.commitlog.sync.SyncServices;
+import dev.commitlog.sync.SyncEngine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -91,7 +91,7 @@ public final class CommitLog implements AutoCloseable {
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
         this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), metrics);
-        this.sync = SyncServices.create(config, syncer, metrics);
+        this.sync = SyncEngine.create(config, syncer, metrics, options.syncTuning());
         this.replayer = new Replayer(storage, config.replayPolicy(), listener);
         this.jmx = jmx;
         if (jmx != null) {

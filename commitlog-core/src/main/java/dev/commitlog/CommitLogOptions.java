@@ -10,7 +10,8 @@ import java.util.Objects;
 
 /**
  * How the embedding node plugs into a log at run time, next to the {@code CommitLogConfig} an
- * operator writes: its listeners, JMX, and (for tests) the file layer. Immutable; build with
+ * operator writes: its listeners, JMX, (for tests) the file layer, and (for ablations) the sync
+ * engine's tuning. Immutable; build with
  * {@link #builder()}.
  *
  * <pre>{@code
@@ -29,6 +30,7 @@ public final class CommitLogOptions {
     private final Duration archiveRetryDelay;
     private final boolean jmx;
     private final String jmxName;
+    private final SyncTuning syncTuning;
 
     private CommitLogOptions(Builder builder) {
         this.storage = builder.storage;
@@ -38,6 +40,7 @@ public final class CommitLogOptions {
         this.archiveRetryDelay = builder.archiveRetryDelay;
         this.jmx = builder.jmx;
         this.jmxName = builder.jmxName;
+        this.syncTuning = builder.syncTuning;
     }
 
     public static Builder builder() {
@@ -81,6 +84,11 @@ public final class CommitLogOptions {
         return jmxName;
     }
 
+    /** Experimental: the sync engine's mechanisms ({@link SyncTuning#defaults()} unless an ablation sets them). */
+    public SyncTuning syncTuning() {
+        return syncTuning;
+    }
+
     public static final class Builder {
         private StorageLayer storage = new MappedStorageLayer();
         private CorruptionListener corruptionListener;
@@ -89,6 +97,7 @@ public final class CommitLogOptions {
         private Duration archiveRetryDelay = Duration.ofSeconds(1);
         private boolean jmx = true;
         private String jmxName;
+        private SyncTuning syncTuning = SyncTuning.defaults();
 
         private Builder() {
         }
@@ -136,6 +145,12 @@ public final class CommitLogOptions {
         public Builder noJmx() {
             this.jmx = false;
             this.jmxName = null;
+            return this;
+        }
+
+        /** Experimental, for ablation studies: switches sync mechanisms off (see {@link SyncTuning}). */
+        public Builder syncTuning(SyncTuning tuning) {
+            this.syncTuning = Objects.requireNonNull(tuning, "tuning");
             return this;
         }
 

@@ -7,10 +7,8 @@ import dev.commitlog.metrics.CommitLogMetrics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /** Writers that append 100-byte records to one log in a closed loop, for a warm-up and then a measured spell. */
 final class ClosedLoopWriters {
@@ -18,10 +16,6 @@ final class ClosedLoopWriters {
     record Spell(CommitLogMetrics before, CommitLogMetrics after) {
         long flushes() {
             return after.flushes() - before.flushes();
-        }
-
-        long overlappedFlushes() {
-            return after.overlappedFlushes() - before.overlappedFlushes();
         }
 
         double recordsPerFlush() {
@@ -33,22 +27,15 @@ final class ClosedLoopWriters {
     }
 
     /**
-     * A think time of up to {@code millis} between appends, at random: writers that arrive spread
-     * out, as overlapped flushes need (AdaptiveOverlapChoiceTest says why).
-     */
-    static Runnable randomPauseUpTo(long millis) {
-        long bound = TimeUnit.MILLISECONDS.toNanos(millis);
-        return () -> LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(bound));
-    }
-
-    /**
      * Opens a {@code mode} log in {@code dir} on {@code device}, runs the writers on it (as
      * {@link #run}) and closes it; the device's counts cover the measured spell only.
      */
-    static Spell runOn(Path dir, SyncMode mode, DelayedDevice device, int writers, long warmUpMillis, long measuredMillis,
-                       Runnable think) throws Exception {
-        try (CommitLog log = CommitLog.open(TestLogs.config(dir, mode).build(), device, TestLogs.NO_DAMAGE)) {
-            return run(log, writers, warmUpMillis, measuredMillis, think, device::resetCounts);
+    static Spell runOn(Path dir, SyncMode mode, SyncTuning tuning, DelayedDevice device, int writers, long warmUpMillis,
+                       long measuredMillis) throws Exception {
+        CommitLogOptions options = CommitLogOptions.builder().storage(device).corruptionListener(TestLogs.NO_DAMAGE)
+                .syncTuning(tuning).noJmx().build();
+        try (CommitLog log = CommitLog.open(TestLogs.config(dir, mode).build(), options)) {
+            return run(log, writers, warmUpMillis, measuredMillis, () -> { }, device::resetCounts);
         }
     }
 

@@ -39,14 +39,6 @@ final class TestLogs {
     private TestLogs() {
     }
 
-    /** Puts back a system property as {@link System#setProperty} returned it ({@code null}: it was unset). */
-    static void restoreProperty(String property, String saved) {
-        if (saved == null) {
-            System.clearProperty(property);
-        } else {
-            System.setProperty(property, saved);
-        }
-    }
 
     static CommitLogConfig.Builder config(Path dir, SyncMode mode) {
         CommitLogConfig.Builder builder = CommitLogConfig.builder(dir).syncMode(mode);

@@ -83,8 +83,8 @@ class SweepOptionsTest {
 
     @Test
     void ablationColumnsCanBeChosen() throws UsageException {
-        SweepOptions o = SweepOptions.parse(List.of("--ablation=adaptive-ungated4,batch-classic", "--peers", "none"));
-        assertEquals(List.of("adaptive-ungated4", "batch-classic"), o.ablations());
+        SweepOptions o = SweepOptions.parse(List.of("--ablation=adaptive-nogather,batch-classic", "--peers", "none"));
+        assertEquals(List.of("adaptive-nogather", "batch-classic"), o.ablations());
         UsageException e = assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--ablation=adaptive-fast")));
         assertTrue(e.getMessage().contains("unknown ablation column 'adaptive-fast'"), e.getMessage());
     }

@@ -172,25 +172,17 @@ class SweepSmokeTest {
 
         assertEquals(0, run.exit(), run.err());
         List<String> modes = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
-        assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-cascade", "batch-park", "batch-spin200", "adaptive-spin200",
-                "batch-inline", "adaptive-inline", "adaptive-syncthread", "adaptive-nogather", "adaptive-solo",
-                "adaptive-ungated4", "batch-mark-every-flush", "batch-mark-1ms"), modes);
+        assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-park", "batch-inline", "adaptive-inline", "adaptive-nogather",
+                "batch-mark-every-flush"), modes);
         String md = Files.readString(run.markdown());
-        String columns = "| threads | batch | adaptive | batch-classic | batch-cascade | batch-park | batch-spin200 | adaptive-spin200 | batch-inline | adaptive-inline | adaptive-syncthread | adaptive-nogather | adaptive-solo | adaptive-ungated4 | batch-mark-every-flush | batch-mark-1ms |";
+        String columns = "| threads | batch | adaptive | batch-classic | batch-park | batch-inline | adaptive-inline | adaptive-nogather | batch-mark-every-flush |";
         assertEquals(3, md.split(Pattern.quote(columns), -1).length - 1,
                 "throughput, p99 and records-per-flush tables carry the ablation columns:\n" + md);
-        assertTrue(md.contains("batch-classic: commitlog batch with dev.commitlog.sync.inlineFlush=false "
-                + "dev.commitlog.sync.cascadeWakeups=false (set only while the log opens)"), md);
+        assertTrue(md.contains("batch-classic: commitlog batch with no leader/follower (SyncTuning inlineFlushRecords=0)"), md);
         String targets = md.substring(md.indexOf("### Targets"), md.indexOf("### p99"));
         assertTrue(targets.contains("| Adaptive / best of batch, every thread count | min "), targets);
-        assertFalse(targets.contains("-classic") || targets.contains("-cascade") || targets.contains("-nogather")
-                || targets.contains("-solo") || targets.contains("-ungated4") || targets.contains("-every-flush")
-                || targets.contains("-spin200") || targets.contains("-syncthread")
-                || targets.contains("-inline"), targets);
-        for (String property : List.of("dev.commitlog.sync.inlineFlush", "dev.commitlog.sync.cascadeWakeups",
-                "dev.commitlog.sync.adaptiveGather", "dev.commitlog.sync.waitSpins", "dev.commitlog.sync.inlineFlushRecords")) {
-            assertNull(System.getProperty(property), property + " is restored (unset) after each open");
-        }
+        assertFalse(targets.contains("-classic") || targets.contains("-park") || targets.contains("-nogather")
+                || targets.contains("-every-flush") || targets.contains("-inline"), targets);
     }
 
     @Test

@@ -6,8 +6,8 @@ import java.nio.file.Path;
 
 /**
  * A segment file that passes every operation to another; a wrapper overrides only what it
- * changes. Every flush form is forwarded as the same form, so a lane flush stays a lane flush
- * (the interface's default would serialise the lanes of a file that runs them concurrently).
+ * changes. Every flush form is forwarded as the same form, so a wrapped file's own
+ * {@code flushHeaderAndRange} is the one that runs.
  */
 public abstract class ForwardingSegmentFile implements SegmentFile {
     protected final SegmentFile delegate;
@@ -39,11 +39,6 @@ public abstract class ForwardingSegmentFile implements SegmentFile {
     @Override
     public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
         delegate.flushHeaderAndRange(headerLength, from, to);
-    }
-
-    @Override
-    public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
-        delegate.flushHeaderAndRange(headerLength, from, to, lane);
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import net.openhft.chronicle.core.io.IOTools;
 
@@ -21,33 +20,25 @@ import net.openhft.chronicle.core.io.IOTools;
  * 430 us against 140-170 us), and that cost is paid on every flush. A side benefit: a record that
  * was never flushed never reaches the file, so readers of the file see flushed data only.
  *
- * <p>Flush lanes: concurrent flushes ({@link SegmentFile#flushHeaderAndRange(int, int, int, int)})
- * each use their own lane: a view of the mapping for their positional writes and a file descriptor
- * of their own for {@code fdatasync}. The descriptor matters for correctness, not speed: Linux
- * (4.13+, {@code errseq_t}) reports a writeback error once to every open file description, so a
- * sync on its own descriptor sees any error that could have hit its pages, instead of a concurrent
- * sync on a shared descriptor consuming it and leaving this one to report success (fsyncgate).
- * Lane 0 is the file's own channel; other lanes open theirs at their first flush.
- *
- * <p>Assumptions: each lane is used by one thread at a time; the channels are used by nothing
- * else and are uninterruptible, so no interrupt can close them.
+ * <p>Assumptions: one thread flushes at a time; the channel is used by nothing else and is
+ * uninterruptible, so no interrupt can close it. Only this file's own descriptor ever syncs it,
+ * so a writeback error (reported once per open file description by Linux 4.13+, {@code errseq_t})
+ * reaches the flush that could have lost those pages.
  */
 final class MappedSegmentFile implements SegmentFile {
     private final Path path;
     private final MappedByteBuffer buffer;
     /** Open for writable files (flushes go through it); null for read-only ones. */
     private final FileChannel channel;
-    /** Per lane: a view of {@link #buffer} for positional writes, and the channel it syncs through. */
-    private final ByteBuffer[] laneViews = new ByteBuffer[MAX_FLUSH_LANES];
-    private final FileChannel[] laneChannels = new FileChannel[MAX_FLUSH_LANES];
+    /** A view of {@link #buffer} for positional writes (flushes move its position and limit). */
+    private final ByteBuffer writeView;
     private volatile boolean closed;
 
     MappedSegmentFile(Path path, MappedByteBuffer buffer, FileChannel channel) {
         this.path = path;
         this.buffer = buffer;
         this.channel = channel;
-        this.laneViews[0] = buffer.duplicate();
-        this.laneChannels[0] = channel;
+        this.writeView = buffer.duplicate();
     }
 
     @Override
@@ -62,45 +53,27 @@ final class MappedSegmentFile implements SegmentFile {
 
     @Override
     public void flush(int from, int to) throws IOException {
-        flushHeaderAndRange(0, from, to, 0);
+        flushHeaderAndRange(0, from, to);
     }
 
     @Override
     public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
-        flushHeaderAndRange(headerLength, from, to, 0);
-    }
-
-    @Override
-    public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
         checkWritable();
-        FileChannel laneChannel = laneChannel(lane);
-        ByteBuffer view = laneViews[lane];
-        write(view, laneChannel, 0, Math.min(headerLength, from));
-        write(view, laneChannel, from, to);
-        laneChannel.force(false); // fdatasync: one device flush for header and range
-    }
-
-    private FileChannel laneChannel(int lane) throws IOException {
-        FileChannel laneChannel = laneChannels[lane]; // IndexOutOfBounds past MAX_FLUSH_LANES: a caller bug
-        if (laneChannel == null) {
-            laneChannel = FileChannel.open(path, StandardOpenOption.WRITE);
-            UninterruptibleChannels.make(laneChannel);
-            laneViews[lane] = buffer.duplicate();
-            laneChannels[lane] = laneChannel;
-        }
-        return laneChannel;
+        write(0, Math.min(headerLength, from));
+        write(from, to);
+        channel.force(false); // fdatasync: one device flush for header and range
     }
 
     /**
-     * pwrite of [from, to) of the mapping to the same offsets of the file, through the lane's
-     * view. A full device is reported as {@link NoSpaceLeftException}: this step syncs nothing,
-     * so the flush may be retried.
+     * pwrite of [from, to) of the mapping to the same offsets of the file. A full device is
+     * reported as {@link NoSpaceLeftException}: this step syncs nothing, so the flush may be retried.
      */
-    private void write(ByteBuffer view, FileChannel laneChannel, int from, int to) throws IOException {
+    private void write(int from, int to) throws IOException {
+        ByteBuffer view = writeView;
         view.limit(to).position(from);
         try {
             while (view.hasRemaining()) {
-                laneChannel.write(view, view.position());
+                channel.write(view, view.position());
             }
         } catch (IOException e) {
             throw NoSpaceLeftException.isNoSpace(e) ? new NoSpaceLeftException(path, e) : e;
@@ -121,13 +94,11 @@ final class MappedSegmentFile implements SegmentFile {
         if (!closed) {
             closed = true;
             IOTools.clean(buffer);
-            for (FileChannel laneChannel : laneChannels) {
-                if (laneChannel != null) {
-                    try {
-                        laneChannel.close();
-                    } catch (IOException ignored) {
-                        // Every flush that mattered has returned already; nothing is lost by this close.
-                    }
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // Every flush that mattered has returned already; nothing is lost by this close.
                 }
             }
         }

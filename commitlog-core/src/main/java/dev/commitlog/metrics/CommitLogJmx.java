@@ -139,11 +139,6 @@ public final class CommitLogJmx implements CommitLogMXBean, AutoCloseable {
     }
 
     @Override
-    public long getOverlappedFlushes() {
-        return metrics().overlappedFlushes();
-    }
-
-    @Override
     public long getRecordsFlushed() {
         return metrics().recordsFlushed();
     }

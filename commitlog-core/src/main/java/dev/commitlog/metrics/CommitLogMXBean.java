@@ -30,9 +30,6 @@ public interface CommitLogMXBean {
 
     long getFlushes();
 
-    /** Flushes that started while another was running: Adaptive's overlap trials chose overlap. */
-    long getOverlappedFlushes();
-
     long getRecordsFlushed();
 
     long getBytesFlushed();

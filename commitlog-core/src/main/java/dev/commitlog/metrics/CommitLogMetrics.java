@@ -10,7 +10,6 @@ import org.HdrHistogram.Histogram;
  * names for the same thing (see docs/operations.md).
  *
  * @param flushes                    completed flushes (each one fdatasync call that made data durable)
- * @param overlappedFlushes          of them, those that started while another flush was running (Adaptive's pipelining)
  * @param recordsFlushed             records made durable
  * @param bytesFlushed               bytes of segment made durable (frames, padding and markers)
  * @param flushNanosTotal            time spent inside flush calls
@@ -31,7 +30,7 @@ import org.HdrHistogram.Histogram;
  * @param waitingOnFlush             flush durations: pwrite and fdatasync (WaitingOnFlush)
  * @param waitingOnSegmentAllocation appenders' waits for the next segment, including waits for space (WaitingOnSegmentAllocation)
  */
-public record CommitLogMetrics(long flushes, long overlappedFlushes, long recordsFlushed, long bytesFlushed, long flushNanosTotal,
+public record CommitLogMetrics(long flushes, long recordsFlushed, long bytesFlushed, long flushNanosTotal,
                                long maxFlushNanos, long segmentsCreated, long segmentWaitNanos,
                                long oversizeRejected, long lagBlocks, long durablePosition,
                                long completedAppends, int appendersWaiting, long totalSize, long spaceRequests,

@@ -18,7 +18,6 @@ public final class MetricsRecorder {
     private static final int STRIPES = Math.min(8, Runtime.getRuntime().availableProcessors());
 
     private final AtomicLong flushes = new AtomicLong();
-    private final AtomicLong overlappedFlushes = new AtomicLong();
     private final AtomicLong recordsFlushed = new AtomicLong();
     private final AtomicLong bytesFlushed = new AtomicLong();
     private final AtomicLong flushNanos = new AtomicLong();
@@ -52,16 +51,9 @@ public final class MetricsRecorder {
         return metrics;
     }
 
-    /**
-     * The flush-role holder only (one thread at a time; the role orders them).
-     *
-     * @param overlapped the flush started while another was running
-     */
-    public void flushCompleted(int records, long bytes, long nanos, boolean overlapped) {
+    /** The flush-role holder only (one thread at a time; the role orders them). */
+    public void flushCompleted(int records, long bytes, long nanos) {
         flushes.lazySet(flushes.get() + 1);
-        if (overlapped) {
-            overlappedFlushes.lazySet(overlappedFlushes.get() + 1);
-        }
         recordsFlushed.lazySet(recordsFlushed.get() + records);
         bytesFlushed.lazySet(bytesFlushed.get() + bytes);
         flushNanos.lazySet(flushNanos.get() + nanos);
@@ -121,7 +113,7 @@ public final class MetricsRecorder {
                 it.remove();
             }
         }
-        return new CommitLogMetrics(flushes.get(), overlappedFlushes.get(), recordsFlushed.get(), bytesFlushed.get(), flushNanos.get(),
+        return new CommitLogMetrics(flushes.get(), recordsFlushed.get(), bytesFlushed.get(), flushNanos.get(),
                 maxFlushNanos.get(), segmentsCreated.get(), segmentWaitNanos.sum(), oversizeRejected.sum(),
                 lagBlocks.sum(), durablePosition, completed, waiting, totalSize, spaceRequests.sum(),
                 segmentsArchived.sum(), archiveFailures.sum(), appendLatency.snapshot(), waitingOnCommit.snapshot(),

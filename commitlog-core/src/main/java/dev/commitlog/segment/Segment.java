@@ -151,7 +151,7 @@ public final class Segment {
 
     /**
      * Writes an exact durable mark (a position durable already, with its checksum) and makes the
-     * header alone durable: its write and an fdatasync on lane 0. For a clean close and for
+     * header alone durable: its write and an fdatasync. For a clean close and for
      * recovery, when no flush of the segment is running.
      *
      * @throws IOException if the write or the sync failed
@@ -159,7 +159,7 @@ public final class Segment {
     public void syncDurableMark(long durablePosition, int markCrc) throws IOException {
         writeDurableMark(durablePosition, markCrc);
         int header = SegmentDescriptor.HEADER_LENGTH;
-        file.flushHeaderAndRange(header, header, header, 0);
+        file.flushHeaderAndRange(header, header, header);
     }
 
     /** The durable mark in the mapped header: the last one written, or the file's when none was. */

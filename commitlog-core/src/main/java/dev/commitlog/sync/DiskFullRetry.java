@@ -1,7 +1,6 @@
 package dev.commitlog.sync;
 
 import dev.commitlog.io.NoSpaceLeftException;
-import dev.commitlog.segment.FlushTicket;
 import dev.commitlog.segment.SegmentSyncer;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -19,44 +18,40 @@ import org.slf4j.LoggerFactory;
  * disk fills, one every {@link #LOG_INTERVAL_NANOS} while it stays full, and one line when
  * flushing resumes.
  *
- * <p>Called by the thread that claimed the flush (the sync thread, or an appender flushing inline,
- * which then waits out the full disk itself: it was waiting for its record anyway), possibly by
- * several at once when flushes are pipelined: the back-off is each caller's own, the log-rate state
- * is shared under a lock that only a full disk ever takes. Any other flush failure, a failed sync
- * above all, is thrown at once and stays fatal (see {@link NoSpaceLeftException}); so is a full
- * disk while the log is closing.
+ * <p>Called by the holder of the flush role (the sync thread, or an appender flushing inline,
+ * which then waits out the full disk itself: it was waiting for its record anyway). Any other
+ * flush failure, a failed sync above all, is thrown at once and stays fatal (see
+ * {@link NoSpaceLeftException}); so is a full disk while the log is closing.
  */
 final class DiskFullRetry {
-    private static final Logger LOG = LoggerFactory.getLogger(SyncService.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SyncEngine.class);
     static final long FIRST_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     static final long MAX_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     static final long LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long NOT_FULL = Long.MIN_VALUE;
 
-    private final SegmentSyncer syncer;
     private final BooleanSupplier running;
-    /** When the disk was found full, or NOT_FULL; read without the lock on every flush. */
-    private volatile long fullSinceNanos = NOT_FULL;
+    /** When the disk was found full, or NOT_FULL; the role holder's (the role orders holders). */
+    private long fullSinceNanos = NOT_FULL;
     private long lastLoggedNanos;
     private long retries;
 
-    DiskFullRetry(SegmentSyncer syncer, BooleanSupplier running) {
-        this.syncer = syncer;
+    DiskFullRetry(BooleanSupplier running) {
         this.running = running;
     }
 
-    /** {@link SegmentSyncer#performFlush}, retried while the disk is full. */
-    void perform(FlushTicket ticket) throws IOException {
+    /** {@link SegmentSyncer#writeClaimed}, retried while the disk is full. Role holder. */
+    void writeClaimed(SegmentSyncer syncer) throws IOException {
         long delayNanos = FIRST_DELAY_NANOS;
         for (;;) {
             try {
-                syncer.performFlush(ticket);
+                syncer.writeClaimed();
                 if (fullSinceNanos != NOT_FULL) {
                     resumed();
                 }
                 return;
             } catch (NoSpaceLeftException e) {
-                noteFull(e);
+                noteFull(e, syncer.durablePosition());
                 if (!running.getAsBoolean()) {
                     throw e;
                 }
@@ -69,7 +64,7 @@ final class DiskFullRetry {
         }
     }
 
-    private synchronized void resumed() {
+    private void resumed() {
         if (fullSinceNanos != NOT_FULL) {
             LOG.warn("commit log flushing resumed: space was freed after {} ms ({} retries)",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - fullSinceNanos), retries);
@@ -77,21 +72,21 @@ final class DiskFullRetry {
         }
     }
 
-    private synchronized void noteFull(NoSpaceLeftException e) {
+    private void noteFull(NoSpaceLeftException e, long durablePosition) {
         long now = System.nanoTime();
         if (fullSinceNanos == NOT_FULL) {
             fullSinceNanos = now;
             lastLoggedNanos = now;
             retries = 0;
             LOG.error("commit log flush cannot write: {}. Nothing at or after log position {} is acknowledged until space is "
-                    + "freed; appends wait, and the write is retried (every {} ms at most)", e.getMessage(), syncer.durablePosition(),
+                    + "freed; appends wait, and the write is retried (every {} ms at most)", e.getMessage(), durablePosition,
                     TimeUnit.NANOSECONDS.toMillis(MAX_DELAY_NANOS));
         } else {
             retries++;
             if (now - lastLoggedNanos >= LOG_INTERVAL_NANOS) {
                 lastLoggedNanos = now;
                 LOG.error("commit log disk still full after {} s ({} retries): {}; nothing at or after log position {} is acknowledged",
-                        TimeUnit.NANOSECONDS.toSeconds(now - fullSinceNanos), retries, e.getMessage(), syncer.durablePosition());
+                        TimeUnit.NANOSECONDS.toSeconds(now - fullSinceNanos), retries, e.getMessage(), durablePosition);
             }
         }
     }

@@ -4,83 +4,66 @@ import com.lmax.disruptor.Sequence;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MpscArrayQueue;
 
 /**
- * Appenders waiting for the durable position to pass their record, and the sync thread waking
- * exactly those a flush covered.
+ * Appenders waiting for the durable position to pass their record, and the flusher waking exactly
+ * those a flush covered.
  *
  * <p>Assumptions and guarantees: any thread may {@link #await}; only the holder of the flush role
- * calls {@link #wakeCovered}, {@link #flushPublished} and {@link #wakeAll}. A waiter yields for up
- * to about two flushes (below), then registers in a lock-free MPSC queue and parks; it re-checks the durable
- * position and the failure flag after registering, so a wake-up can never be missed: either the
- * sync thread drains the registration after publishing the new durable position, or the waiter
- * sees that position itself. Nobody is woken early: a parked waiter is unparked only when the
- * durable position covers its target (or the log failed or closed).
+ * calls {@link #wakeCovered}, {@link #flushPublished} and {@link #wakeAll} (the role hands this
+ * object out for them only to its holder). A waiter that does not yield registers in a lock-free
+ * MPSC queue and parks; it re-checks the durable position and the release flag after
+ * registering, so a wake-up can never be missed: either the flusher drains the registration after
+ * publishing the new durable position, or the waiter sees that position itself. Nobody is woken
+ * early: a parked waiter is unparked only when the durable position covers its target (or the log
+ * failed or closed).
  *
  * <p>Yielding before parking (RocksDB's middle phase): a waiter that yields sees the durable
- * position move by itself, so the flusher does not unpark it (a system call, about 12 us here, made
- * one waiter after another before the next flush can start) and it needs no scheduler wake-up to
- * run again. It yields for at most twice the last flush's duration, the longest a record waits when
- * flushes run back to back (the rest of the running flush, then the one that covers it), capped at
- * {@link #MAX_YIELD_NANOS} so that a slow device costs no more than a millisecond of CPU per wait.
- * Nobody yields while publications come further apart than that budget: flushes are then not
- * back to back (Group's window, Periodic's timer, an idle spell, or hundreds of parked waiters
- * whose wake-ups stretch each cycle), so a yielder would burn a core until it parks anyway;
- * measured at 128 threads, the yielders' CPU cost the parked waiters 12-32% on p99. At most
- * {@code maxYielders} waiters yield at once, since every yielder looks busy to the scheduler and
- * hundreds of them make each yield last milliseconds. And a waiter yields only while
- * at least {@code othersWaiting} others wait too: with few waiters the flusher's wake-ups cost
- * little, while yielders that fill every core delay the thread whose flush just returned (measured
- * here with 2 writers on 2 cores: 0.79-0.88 x parking). The rest park at once.
- *
- * <p>No spin before that, by default ({@code spins} is 0; {@link SyncTuning#WAIT_SPINS} sets it):
- * 200 spins cost about 6 us of CPU here and ended 0.04% of the waits they preceded, since a flush
- * takes 150-300 us and a waiter rarely arrives in its last microseconds. On 2 cores that CPU is
- * taken from the writers the last flush released: measured paired in session 17, dropping the
- * spin made Adaptive 1.13-1.29x faster at 16-256 threads (no row changed below that) and Batch
- * 1.27x at 256.
- *
- * <p>Cascaded wake-ups: unparking is a system call, and a flusher that unparks 200 waiters one by
- * one delays the next flush by as long as the flush itself. So the flusher puts the covered waiters,
- * in registration order, on a wake ring and unparks two; every waiter leaving {@link #await} unparks
- * two more from the ring, so wake-ups spread over every core in a binary tree. A ring slot is
- * claimed by CAS after it is read, and the flusher never laps a slot that is not yet claimed.
+ * position move by itself, so the flusher does not unpark it (a system call, made one waiter after
+ * another before the next flush can start) and it needs no scheduler wake-up to run again. Three
+ * gates keep yielding from costing more than it saves:
+ * <ul>
+ *   <li>a waiter yields for at most twice the last flush's duration, the longest a record waits
+ *       when flushes run back to back (the rest of the running flush, then the one that covers
+ *       it), capped at {@link #MAX_YIELD_NANOS}; and nobody yields while publications come further
+ *       apart than that budget: flushes are then not back to back (Group's window, Periodic's
+ *       timer, an idle spell, or hundreds of parked waiters whose wake-ups stretch each cycle), so
+ *       a yielder would burn a core until it parks anyway;</li>
+ *   <li>at most {@code maxYielders} waiters yield at once, since every yielder looks busy to the
+ *       scheduler and hundreds of them make each yield last milliseconds;</li>
+ *   <li>a waiter yields only while at least {@code othersWaiting} others wait too: with few
+ *       waiters the flusher's wake-ups cost little, while yielders that fill every core delay the
+ *       thread whose flush just returned.</li>
+ * </ul>
+ * The rest park at once. A waiter never spins: a flush takes hundreds of microseconds and a waiter
+ * rarely arrives in its last few, so spinning only takes a core from the writers the last flush
+ * released.
  */
 final class DurabilityWaiters {
     /** The longest a waiter yields before it parks, whatever the flushes take. */
     static final long MAX_YIELD_NANOS = 1_000_000;
+    /** Waiters that may yield at once, per available processor; the rest park at once. */
+    static final int YIELDERS_PER_CORE = 4;
     /** When the registration queue is full, poll with this pause instead of parking. */
     private static final long OVERFLOW_POLL_NANOS = 20_000;
 
     private final Sequence durable;
     private final MpscArrayQueue<Waiter> arrivals;
-    /** Registered waiters not yet covered; sync thread only. */
+    /** Registered waiters not yet covered; role holder only. */
     private Waiter[] pending = new Waiter[64];
     private int pendingCount;
     private volatile boolean released;
 
-    private final boolean cascade;
-    /** Covered waiters not yet unparked; written by the flush-role holder, claimed by anyone. */
-    private final Waiter[] wakeRing;
-    private final int wakeMask;
-    /** Slots below this are written; volatile store after the slot writes. */
-    private volatile long wakePublished;
-    /** Slots below this are claimed (their waiter unparked or being unparked). */
-    private final AtomicLong wakeClaimed = new AtomicLong();
-
-    /** How many waiters may yield at once; 0: none ever does (they park after any spin). */
+    /** How many waiters may yield at once; 0: none ever does. */
     private final int maxYielders;
     private final AtomicInteger yielders = new AtomicInteger();
-    /** A waiter yields only while at least this many others are past their spin (if any). */
+    /** A waiter yields only while at least this many others wait. */
     private final int othersWaiting;
-    /** Waiters past their spin (if any): yielding or parked (counted only while yielding is on). */
+    /** Waiters yielding or parked (counted only while yielding is on: nothing reads it otherwise). */
     private final AtomicInteger waiting = new AtomicInteger();
     private final long maxYieldNanos;
-    /** How many times a waiter re-reads the durable position before it yields or parks. */
-    private final int spins;
     /**
      * How long a waiter yields before parking: twice the last flush, capped; 0 until two flushes
      * were published, and while the last two were further apart than that.
@@ -93,32 +76,24 @@ final class DurabilityWaiters {
     /**
      * @param maxYielders   how many waiters may yield at once before parking; 0 turns yielding off
      * @param othersWaiting a waiter yields only while at least this many others wait
+     * @param maxYieldNanos the longest a waiter yields ({@link #MAX_YIELD_NANOS}; tests set it long,
+     *                      so that it never races the budget)
      */
-    DurabilityWaiters(Sequence durable, int capacity, boolean cascade, int maxYielders, int othersWaiting) {
-        this(durable, capacity, cascade, maxYielders, othersWaiting, SyncTuning.DEFAULT_WAIT_SPINS, MAX_YIELD_NANOS);
-    }
-
-    /**
-     * As above, with the spins before yielding or parking, and the yield cap a test needs (long, so
-     * that it never races the budget).
-     */
-    DurabilityWaiters(Sequence durable, int capacity, boolean cascade, int maxYielders, int othersWaiting, int spins,
-                      long maxYieldNanos) {
+    DurabilityWaiters(Sequence durable, int capacity, int maxYielders, int othersWaiting, long maxYieldNanos) {
         if (maxYielders < 0) {
             throw new IllegalArgumentException("maxYielders " + maxYielders + " is negative");
         }
-        if (spins < 0) {
-            throw new IllegalArgumentException("spins " + spins + " is negative");
-        }
-        this.spins = spins;
         this.durable = durable;
         this.maxYielders = maxYielders;
         this.othersWaiting = othersWaiting;
         this.maxYieldNanos = maxYieldNanos;
         this.arrivals = new MpscArrayQueue<>(capacity);
-        this.cascade = cascade;
-        this.wakeRing = new Waiter[Integer.highestOneBit(capacity - 1) << 1];
-        this.wakeMask = wakeRing.length - 1;
+    }
+
+    /** The engine's waiters: yielding gated by this machine's cores, or off. */
+    static DurabilityWaiters forCores(Sequence durable, boolean yieldBeforePark) {
+        int cores = Runtime.getRuntime().availableProcessors();
+        return new DurabilityWaiters(durable, 1 << 16, yieldBeforePark ? YIELDERS_PER_CORE * cores : 0, cores, MAX_YIELD_NANOS);
     }
 
     /**
@@ -129,22 +104,8 @@ final class DurabilityWaiters {
         if (durable.get() >= target || released) {
             return;
         }
-        awaitCovered(target, self);
-        if (cascade) {
-            wakeNext();
-            wakeNext();
-        }
-    }
-
-    private void awaitCovered(long target, Waiter self) {
-        for (int i = 0; i < spins; i++) {
-            if (durable.get() >= target || released) {
-                return;
-            }
-            Thread.onSpinWait();
-        }
         if (maxYielders == 0) {
-            parkUntilCovered(target, self); // yielding is off: nothing reads the count of waiters
+            parkUntilCovered(target, self);
             return;
         }
         int othersNow = waiting.getAndIncrement();
@@ -162,7 +123,7 @@ final class DurabilityWaiters {
         self.target = target;
         boolean registered = arrivals.offer(self);
         // StoreLoad: the registration must be visible before the durable position is re-read;
-        // the sync thread publishes the position with a volatile store before it drains.
+        // the flusher publishes the position with a volatile store before it drains.
         VarHandle.fullFence();
         // An interrupt does not end the wait (the record is published; the caller must learn its
         // fate), but park returns at once while the flag is set: clear it, restore it on return.
@@ -208,8 +169,8 @@ final class DurabilityWaiters {
     }
 
     /**
-     * Tells waiters that a flush that took {@code flushNanos} was published at {@code publishedAt}
-     * ({@link System#nanoTime}), which sets how long they yield. Role holder only.
+     * Tells waiters that a flush cycle that took {@code flushNanos} was published at
+     * {@code publishedAt} ({@link System#nanoTime}), which sets how long they yield. Role holder.
      */
     void flushPublished(long flushNanos, long publishedAt) {
         long budget = Math.min(maxYieldNanos, 2 * Math.max(0, flushNanos));
@@ -228,7 +189,7 @@ final class DurabilityWaiters {
         return yielders.get();
     }
 
-    /** Waiters past their spin (if any), yielding or parked; for tests. */
+    /** Waiters yielding or parked (counted while yielding is on); for tests. */
     int waiting() {
         return waiting.get();
     }
@@ -238,52 +199,25 @@ final class DurabilityWaiters {
         return yieldNanos;
     }
 
-    /** Wakes every registered waiter whose target the durable position now covers. */
+    /** Unparks every registered waiter whose target the durable position now covers. Role holder. */
     void wakeCovered(long durablePosition) {
         drainArrivals();
         int kept = 0;
-        long published = wakePublished;
         for (int i = 0; i < pendingCount; i++) {
             Waiter waiter = pending[i];
             if (waiter.target > durablePosition) {
                 pending[kept++] = waiter;
-            } else if (cascade && published - wakeClaimed.get() < wakeRing.length) {
-                wakeRing[(int) published & wakeMask] = waiter;
-                published++;
             } else {
                 LockSupport.unpark(waiter.thread);
             }
         }
         Arrays.fill(pending, kept, pendingCount, null);
         pendingCount = kept;
-        if (published != wakePublished) {
-            wakePublished = published; // volatile: the slot writes before any claim of them
-            wakeNext();
-            wakeNext();
-        }
     }
 
-    /** Unparks the next waiter on the wake ring, if any; any thread. */
-    private void wakeNext() {
-        for (;;) {
-            long claimed = wakeClaimed.get();
-            if (claimed >= wakePublished) {
-                return;
-            }
-            Waiter waiter = wakeRing[(int) claimed & wakeMask]; // read before the claim: see the class comment
-            if (wakeClaimed.compareAndSet(claimed, claimed + 1)) {
-                LockSupport.unpark(waiter.thread);
-                return;
-            }
-        }
-    }
-
-    /** Releases every waiter, now and later (the log failed or closed). */
+    /** Releases every waiter, now and later (the log failed or closed). Role holder. */
     void wakeAll() {
         released = true;
-        while (wakeClaimed.get() < wakePublished) {
-            wakeNext();
-        }
         drainArrivals();
         for (int i = 0; i < pendingCount; i++) {
             LockSupport.unpark(pending[i].thread);

@@ -1,17 +1,8 @@
 package dev.commitlog.sync;
 
 /**
- * Decides when the sync thread flushes and whether an appender waits for it. Every implementation
- * drives the same {@link dev.commitlog.segment.SegmentSyncer}; they differ only in those two
- * choices:
- * <ul>
- *   <li>{@link PeriodicSyncService}: appenders return at once; flush every period; block
- *       appenders only when flushing lags past the lag limit.</li>
- *   <li>{@link BatchSyncService}: appenders wait for the flush that covers them; flush as soon as
- *       there is data.</li>
- *   <li>{@link GroupSyncService}: like Batch, but after each flush wait a window so that more
- *       appends share the next one.</li>
- * </ul>
+ * What appenders and asynchronous completions need of the {@link SyncEngine}: to wait until their
+ * record is as durable as the sync mode promises, to ask for flushes, and to learn of failure.
  */
 public interface SyncService extends AutoCloseable {
     /** Starts the sync thread. */

@@ -1,6 +1,7 @@
 /**
- * Sync services: when the sync thread flushes and whether appenders wait
- * ({@link dev.commitlog.sync.SyncService} and its implementations), and how waiting appenders are
- * parked and woken ({@link dev.commitlog.sync.DurabilityWaiters}).
+ * The sync engine ({@link dev.commitlog.sync.SyncEngine}): the flush role, flushing, publication
+ * of the durable position and wake-ups, with one {@code FlushSchedule} (when to flush) and one
+ * {@code AppendWait} (whether an appender waits) per sync mode; and how waiting appenders yield,
+ * park and are woken ({@link dev.commitlog.sync.DurabilityWaiters}).
  */
 package dev.commitlog.sync;

@@ -101,7 +101,6 @@ public final class SimulatedDisk implements StorageLayer {
     private final AtomicReference<String> createFault = new AtomicReference<>();
     private final AtomicInteger createCalls = new AtomicInteger();
     private volatile Consumer<FlushEvent> flushListener = event -> { };
-    private volatile boolean exactLaneWrites;
 
     public SimulatedDisk() {
     }
@@ -173,17 +172,6 @@ public final class SimulatedDisk implements StorageLayer {
 
     public void clearCreateFault() {
         createFault.set(null);
-    }
-
-    /**
-     * From now on a lane flush ({@link SegmentFile#flushHeaderAndRange(int, int, int, int)}) makes
-     * exactly its bytes durable, as the production layer's {@code pwrite} of the range and then
-     * {@code fdatasync} do, instead of their whole pages: a flush whose range shares a page with an
-     * earlier range still on its way leaves that range's bytes out, so a later flush can leave a
-     * hole inside a page too.
-     */
-    public void exactLaneWrites() {
-        exactLaneWrites = true;
     }
 
     /** Called on the flushing thread after each flush, successful or failed, outside the disk's lock. */
@@ -390,20 +378,20 @@ public final class SimulatedDisk implements StorageLayer {
 
         @Override
         public void flush(int from, int to) throws IOException {
-            flush(0, from, to, false);
+            flush(0, from, to);
         }
 
         /**
-         * A pipelined flush's lane: only the header (if asked) and its own range become durable,
-         * so a later lane's range can reach the device before an earlier one's, as on a real disk.
+         * Only the header (if asked) and the range become durable, page by page, as the production
+         * layer's {@code pwrite} of exactly those bytes and then {@code fdatasync} leave them.
          */
         @Override
-        public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
-            flush(Math.min(headerLength, from), from, to, exactLaneWrites);
+        public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
+            flush(Math.min(headerLength, from), from, to);
         }
 
-        /** Makes the pages (or, {@code exact}, the bytes) of {@code [0, headerLength)} and {@code [from, to)} durable, in one event. */
-        private void flush(int headerLength, int from, int to, boolean exact) throws IOException {
+        /** Makes the pages of {@code [0, headerLength)} and {@code [from, to)} durable, in one event. */
+        private void flush(int headerLength, int from, int to) throws IOException {
             flushCalls.incrementAndGet();
             if (closed) {
                 throw new IOException(path + " is closed");
@@ -444,9 +432,9 @@ public final class SimulatedDisk implements StorageLayer {
                 flushListener.accept(event);
                 throw new IOException(syncFailure + " (simulated flush failure of " + path + ")");
             }
-            int pageFrom = exact ? from : from / PAGE * PAGE;
-            int pageTo = exact ? to : Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);
-            int headerTo = Math.min(pageFrom, exact ? headerLength : (headerLength + PAGE - 1) / PAGE * PAGE);
+            int pageFrom = from / PAGE * PAGE;
+            int pageTo = Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);
+            int headerTo = Math.min(pageFrom, (headerLength + PAGE - 1) / PAGE * PAGE);
             synchronized (lock) {
                 node.current.get(0, node.durable, 0, headerTo);
                 node.current.get(pageFrom, node.durable, pageFrom, pageTo - pageFrom);

@@ -71,10 +71,10 @@ class DurableMarkIntervalTest {
             LockSupport.parkNanos(interval);
         }
         append();
-        FlushTicket ticket = syncer.claimFlush(1);
-        assertEquals(SegmentDescriptor.HEADER_LENGTH, ticket.headerLength, "the interval passed: this flush carries the mark");
+        assertTrue(syncer.claimFlush());
         assertEquals(durableBefore, markInHeader(), "the mark is the position durable before this flush, never past it");
-        finish(ticket);
+        finish();
+        assertEquals(SegmentDescriptor.HEADER_LENGTH, lastFlushHeaderLength(), "the interval passed: this flush carries the mark");
         assertTrue(markInHeader() < syncer.durablePosition());
     }
 
@@ -91,7 +91,7 @@ class DurableMarkIntervalTest {
         assertEquals(SegmentHeader.durableMarkCrc(segment.id(), syncer.durablePosition()), markCrcInHeader());
         assertEquals(flushes + 1, file.flushes.size(), "one flush");
         int header = SegmentDescriptor.HEADER_LENGTH;
-        assertArrayEquals(new int[] {header, header, header, 0}, file.flushes.get(flushes), "the header alone, on lane 0");
+        assertArrayEquals(new int[] {header, header, header}, file.flushes.get(flushes), "the header alone");
 
         assertFalse(syncer.writeExactMark(), "the header holds the exact mark already");
         assertEquals(flushes + 1, file.flushes.size(), "no second header flush");
@@ -105,11 +105,11 @@ class DurableMarkIntervalTest {
         assertTrue(file.flushes.isEmpty());
 
         append();
-        FlushTicket ticket = syncer.claimFlush(1);
+        assertTrue(syncer.claimFlush());
         assertThrows(IllegalStateException.class, syncer::writeExactMark, "a flush is outstanding");
-        syncer.performFlush(ticket);
-        syncer.abandoned(ticket); // a failed flush is never published: the mark is never written after it
+        syncer.writeClaimed(); // then it failed, say: a failed flush is never published, and the mark is never written after it
         assertThrows(IllegalStateException.class, syncer::writeExactMark, "a failed flush is outstanding for ever");
+        assertThrows(IllegalStateException.class, syncer::claimFlush, "nothing is claimed after a failed flush");
     }
 
     @Test
@@ -120,16 +120,17 @@ class DurableMarkIntervalTest {
         long marker = segment.claim(SIZE); // overflows: this claimant seals the segment
         segment.writeEndMarker(marker, new FrameChecksum());
         segment.next(next);
-        finish(syncer.claimFlush(1));
+        assertTrue(syncer.claimFlush());
+        finish();
         assertEquals(segment.endPosition(), syncer.durablePosition());
-        assertNull(syncer.claimFlush(1), "moves to the next segment, which holds nothing yet");
+        assertFalse(syncer.claimFlush(), "moves to the next segment, which holds nothing yet");
         assertSame(next, syncer.syncingSegment());
 
         assertTrue(syncer.writeExactMark());
         long mark = nextFile.buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getLong(SegmentDescriptor.DURABLE_MARK_OFFSET);
         assertEquals(next.basePosition(), mark, "the ended segment's records all lie below the next segment's mark");
         int header = SegmentDescriptor.HEADER_LENGTH;
-        assertArrayEquals(new int[] {header, header, header, 0}, nextFile.flushes.get(nextFile.flushes.size() - 1));
+        assertArrayEquals(new int[] {header, header, header}, nextFile.flushes.get(nextFile.flushes.size() - 1));
     }
 
     /** Appends and flushes one record at a time until the segment is filled to {@code offset}. */
@@ -137,11 +138,14 @@ class DurableMarkIntervalTest {
         while (syncer.durablePosition() - segment.basePosition() < offset) {
             append();
             long durableBefore = syncer.durablePosition();
-            FlushTicket ticket = syncer.claimFlush(1);
-            if (ticket.headerLength > 0) {
+            long markBefore = markInHeader();
+            assertTrue(syncer.claimFlush());
+            boolean carriesMark = markInHeader() != markBefore;
+            finish();
+            assertEquals(carriesMark, lastFlushHeaderLength() > 0, "a flush writes the header exactly when it rewrote the mark");
+            if (carriesMark) {
                 assertEquals(durableBefore, markInHeader(), "a mark is the position durable before its flush");
             }
-            finish(ticket);
         }
     }
 
@@ -150,10 +154,13 @@ class DurableMarkIntervalTest {
         segment.publish(offset, RecordDescriptor.frameLength(PAYLOAD), 0);
     }
 
-    private void finish(FlushTicket ticket) throws IOException {
-        syncer.performFlush(ticket);
-        syncer.completed(ticket);
-        assertTrue(syncer.publishCompleted());
+    private void finish() throws IOException {
+        syncer.writeClaimed();
+        syncer.publishClaimed();
+    }
+
+    private int lastFlushHeaderLength() {
+        return file.flushes.get(file.flushes.size() - 1)[0];
     }
 
     private long markInHeader() {

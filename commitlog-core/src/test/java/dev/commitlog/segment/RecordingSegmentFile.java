@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A segment file in memory that only records the flushes asked of it: {header length, from, to, lane}. */
+/** A segment file in memory that only records the flushes asked of it: {header length, from, to}. */
 final class RecordingSegmentFile implements SegmentFile {
     final ByteBuffer buffer;
     final List<int[]> flushes = new ArrayList<>();
@@ -27,12 +27,12 @@ final class RecordingSegmentFile implements SegmentFile {
 
     @Override
     public void flush(int from, int to) {
-        flushes.add(new int[] {0, from, to, 0});
+        flushes.add(new int[] {0, from, to});
     }
 
     @Override
-    public void flushHeaderAndRange(int headerLength, int from, int to, int lane) {
-        flushes.add(new int[] {headerLength, from, to, lane});
+    public void flushHeaderAndRange(int headerLength, int from, int to) {
+        flushes.add(new int[] {headerLength, from, to});
     }
 
     @Override

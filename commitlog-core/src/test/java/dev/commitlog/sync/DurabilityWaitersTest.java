@@ -23,7 +23,7 @@ class DurabilityWaitersTest {
 
     @Test
     void aYieldingWaiterSeesTheDurablePositionWithoutBeingWoken() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 4, 0, LONG_YIELD_NANOS);
         flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiters.yielding() == 1, "the waiter yields");
@@ -36,7 +36,7 @@ class DurabilityWaitersTest {
 
     @Test
     void withYieldingOffAWaiterParksAndNeedsTheWakeUp() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 0, 0, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 0, 0, LONG_YIELD_NANOS);
         flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks");
@@ -50,7 +50,7 @@ class DurabilityWaitersTest {
 
     @Test
     void noWaiterYieldsBeforeTwoFlushesWerePublished() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 4, 0, LONG_YIELD_NANOS);
         waiters.flushPublished(LONG_YIELD_NANOS, 0);
         assertEquals(0, waiters.yieldBudgetNanos(), "one flush says nothing about how far apart they come");
         Thread waiter = startWaiter(waiters);
@@ -60,7 +60,7 @@ class DurabilityWaitersTest {
 
     @Test
     void noWaiterYieldsWhileFlushesComeFurtherApartThanItsBudget() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 4, 0, LONG_YIELD_NANOS);
         waiters.flushPublished(LONG_YIELD_NANOS, 0);
         waiters.flushPublished(LONG_YIELD_NANOS, 3 * LONG_YIELD_NANOS); // published 90 s apart: over the 30 s budget
         assertEquals(0, waiters.yieldBudgetNanos());
@@ -77,7 +77,7 @@ class DurabilityWaitersTest {
 
     @Test
     void waitersBeyondTheCapParkAtOnce() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 1, 0, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 1, 0, LONG_YIELD_NANOS);
         flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread yielder = startWaiter(waiters);
         awaitTrue(() -> waiters.yielding() == 1, "the first waiter yields");
@@ -90,7 +90,7 @@ class DurabilityWaitersTest {
 
     @Test
     void aWaiterYieldsOnlyWhileEnoughOthersWait() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 1, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 4, 1, LONG_YIELD_NANOS);
         flushesBackToBack(waiters, LONG_YIELD_NANOS);
         Thread alone = startWaiter(waiters);
         awaitTrue(() -> alone.getState() == Thread.State.WAITING, "a waiter with nobody else waiting parks");
@@ -105,7 +105,7 @@ class DurabilityWaitersTest {
 
     @Test
     void aWaiterParksOnceItHasYieldedTwiceTheLastFlush() throws Exception {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0, SyncTuning.DEFAULT_WAIT_SPINS, LONG_YIELD_NANOS);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 4, 0, LONG_YIELD_NANOS);
         flushesBackToBack(waiters, TimeUnit.MILLISECONDS.toNanos(5));
         Thread waiter = startWaiter(waiters);
         awaitTrue(() -> waiter.getState() == Thread.State.WAITING, "the waiter parks after yielding about 10 ms");
@@ -115,14 +115,13 @@ class DurabilityWaitersTest {
 
     @Test
     void theYieldBudgetIsCapped() {
-        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, false, 4, 0);
+        DurabilityWaiters waiters = new DurabilityWaiters(durable, 16, 4, 0, DurabilityWaiters.MAX_YIELD_NANOS);
         waiters.flushPublished(TimeUnit.SECONDS.toNanos(1), 0);
         waiters.flushPublished(TimeUnit.SECONDS.toNanos(1), 1_000);
         assertEquals(DurabilityWaiters.MAX_YIELD_NANOS, waiters.yieldBudgetNanos());
         waiters.flushPublished(200_000, 201_000);
         assertEquals(400_000, waiters.yieldBudgetNanos(), "twice the last flush");
-        assertThrows(IllegalArgumentException.class, () -> new DurabilityWaiters(durable, 16, false, -1, 0));
-        assertThrows(IllegalArgumentException.class, () -> new DurabilityWaiters(durable, 16, false, 4, 0, -1, LONG_YIELD_NANOS));
+        assertThrows(IllegalArgumentException.class, () -> new DurabilityWaiters(durable, 16, -1, 0, LONG_YIELD_NANOS));
     }
 
     /** Two flushes of {@code flushNanos}, published {@code flushNanos} apart: the budget is twice that, capped. */

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Any sweep column by the label the sweep's tables give it: {@code batch}, {@code group-2ms}, {@code adaptive-solo}, {@code rocksdb}. */
+/** Any sweep column by the label the sweep's tables give it: {@code batch}, {@code group-2ms}, {@code adaptive-nogather}, {@code rocksdb}. */
 final class ContenderLabels {
     private static final Pattern GROUP = Pattern.compile("group-(\\d{1,5})ms");
 

@@ -103,10 +103,14 @@ public final class CommitLogContender implements Contender {
     /** Opens a fresh log in {@code directory}, with this column's mechanism switched off if it is an ablation. */
     public CommitLog openLog(Path directory) throws IOException {
         CommitLogConfig config = config(directory);
-        CommitLogOptions options = deviceLatencyMicros == 0 ? CommitLogOptions.defaults()
-                : CommitLogOptions.builder().storage(new SlowFlushStorage(new MappedStorageLayer(),
-                        TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros))).build();
-        return ablation == null ? CommitLog.open(config, options) : ablation.open(() -> CommitLog.open(config, options));
+        CommitLogOptions.Builder options = CommitLogOptions.builder();
+        if (deviceLatencyMicros != 0) {
+            options.storage(new SlowFlushStorage(new MappedStorageLayer(), TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros)));
+        }
+        if (ablation != null) {
+            options.syncTuning(ablation.tuning());
+        }
+        return CommitLog.open(config, options.build());
     }
 
     /** Flush counters of an open log, in the harness's terms. */

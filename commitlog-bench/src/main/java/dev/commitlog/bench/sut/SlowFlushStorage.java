@@ -8,9 +8,8 @@ import java.io.IOException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The production storage layer with a fixed extra latency after every flush, paid in parallel by
- * concurrent flushes: a stand-in for a device whose sync is slow but runs many at once (network
- * block storage, a deep NVMe queue), which this project's VM disk is not. Only for the sweep's
+ * The production storage layer with a fixed extra latency after every flush: a stand-in for a
+ * device whose sync is slow (network block storage), which this project's VM disk is not. Only for the sweep's
  * {@code --device-latency-us}: the real fdatasync still runs, so nothing is less durable.
  */
 final class SlowFlushStorage extends ForwardingStorageLayer {
@@ -47,12 +46,6 @@ final class SlowFlushStorage extends ForwardingStorageLayer {
         @Override
         public void flushHeaderAndRange(int headerLength, int from, int to) throws IOException {
             super.flushHeaderAndRange(headerLength, from, to);
-            pause();
-        }
-
-        @Override
-        public void flushHeaderAndRange(int headerLength, int from, int to, int lane) throws IOException {
-            super.flushHeaderAndRange(headerLength, from, to, lane);
             pause();
         }
     }

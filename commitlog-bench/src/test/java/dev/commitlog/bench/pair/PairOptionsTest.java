@@ -34,7 +34,7 @@ class PairOptionsTest {
         assertEquals(0.95, o.floor());
         assertEquals(new DuelTiming(30, Duration.ofMillis(300), Duration.ZERO, Duration.ofMillis(500)), o.timing());
         assertEquals(512, o.recordBytes());
-        assertEquals("adaptive-solo", parse("--a", "adaptive-solo", "--b", "adaptive").a(), "ablation columns too");
+        assertEquals("adaptive-nogather", parse("--a", "adaptive-nogather", "--b", "adaptive").a(), "ablation columns too");
         assertTrue(parse("--help").help());
     }
 

@@ -1,13 +1,13 @@
 package dev.commitlog.sync;
 
-import static dev.commitlog.sync.AdaptiveSyncService.keepGathering;
+import static dev.commitlog.sync.Gather.keepGathering;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
 /** The gather's stopping rule; AdaptiveGatherTest checks the gather end to end. */
-class AdaptiveSyncServiceTest {
+class GatherTest {
     private static final long FLUSH = 200_000;
 
     @Test

@@ -1,8 +1,6 @@
 package dev.commitlog.sync;
 
-import dev.commitlog.config.CommitFailurePolicy;
 import dev.commitlog.metrics.MetricsRecorder;
-import dev.commitlog.segment.SegmentSyncer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,14 +8,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Periodic mode: an append returns as soon as its record is in the segment; the sync thread
- * flushes every {@code commitlog_sync_period}. A crash loses at most what was appended after the
- * last completed flush. If flushing falls behind, so that the last flush completed more than
+ * Periodic mode, both strategies in one object since both read when the last flush completed: an
+ * append returns as soon as its record is in the segment; the sync thread flushes every
+ * {@code commitlog_sync_period}. A crash loses at most what was appended after the last completed
+ * flush. If flushing falls behind, so that the last flush completed more than
  * {@code periodic_commitlog_sync_lag_block} ago, appenders block until a flush covers their record,
  * and a warning (at most one every {@link #WARN_INTERVAL_NANOS}) says how far behind it is.
  */
-public final class PeriodicSyncService extends AbstractSyncService {
-    private static final Logger LOG = LoggerFactory.getLogger(PeriodicSyncService.class);
+final class PeriodicSync implements FlushSchedule, AppendWait {
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodicSync.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final long periodNanos;
@@ -27,40 +26,38 @@ public final class PeriodicSyncService extends AbstractSyncService {
     private volatile long lastFlushedNanos = System.nanoTime();
     private final AtomicLong lastWarnedNanos = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
 
-    public PeriodicSyncService(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, Duration period, Duration lagBlock,
-                               MetricsRecorder metrics) {
-        super(syncer, failurePolicy, "periodic", SyncTuning.fromSystemProperties());
+    PeriodicSync(Duration period, Duration lagBlock, MetricsRecorder metrics) {
         this.periodNanos = period.toNanos();
         this.lagBlockNanos = lagBlock.toNanos();
         this.metrics = metrics;
     }
 
     @Override
-    protected void awaitWork() {
+    public void awaitWork(SyncEngine engine) {
         long sinceLast = System.nanoTime() - lastFlushedNanos;
-        awaitRequest(periodNanos - sinceLast);
+        engine.awaitRequest(periodNanos - sinceLast);
     }
 
     @Override
-    protected void flushed(long nanoTime) {
+    public void flushed(long nanoTime) {
         lastFlushedNanos = nanoTime;
     }
 
     @Override
-    public void afterAppend(long endPosition, Waiter waiter) {
+    public void afterAppend(SyncEngine engine, long endPosition, Waiter waiter) {
         long lag = System.nanoTime() - lastFlushedNanos;
         if (lag <= lagBlockNanos) {
             return;
         }
         metrics.lagBlocked();
         warnLagging(lag);
-        requestFlush();
-        awaitDurable(endPosition, waiter);
+        engine.requestFlush();
+        engine.awaitDurable(endPosition, waiter);
     }
 
     /** Periodic flushes on its timer; appends that do not wait ride on the next periodic flush. */
     @Override
-    public void requestSync(long position) {
+    public void requestSync(SyncEngine engine, long position) {
     }
 
     private void warnLagging(long lagNanos) {

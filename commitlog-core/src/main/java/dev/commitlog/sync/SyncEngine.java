@@ -1,0 +1,458 @@
+package dev.commitlog.sync;
+
+import dev.commitlog.CommitLogException;
+import dev.commitlog.CommitLogFailedException;
+import dev.commitlog.SyncTuning;
+import dev.commitlog.config.CommitFailurePolicy;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.io.NoSpaceLeftException;
+import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.segment.SegmentSyncer;
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sync engine every mode shares: the sync thread, the {@link FlushRole}, the flush itself
+ * (claim, write and fdatasync, publish the durable position), the wake-ups of covered waiters,
+ * failure and close. What differs between modes is two small strategies: a {@link FlushSchedule}
+ * (when the sync thread flushes) and an {@link AppendWait} (whether and how an appender waits).
+ *
+ * <p>Assumptions and guarantees:
+ * <ul>
+ *   <li>A flush runs only under the flush role, from claim to publication, so flushes run one at a
+ *       time and the durable position only moves forward, to the end of a flush whose sync
+ *       returned. Whoever takes the role flushes: the sync thread, or an appender that found
+ *       nobody flushing (leader/follower).</li>
+ *   <li>Appenders wake the sync thread through {@link #requestFlush()}; the handshake is
+ *       Dekker-style (the appender's publish or request, a full fence, then the read of
+ *       {@code parked}; the sync thread's volatile write of {@code parked}, then the re-read of its
+ *       condition), so a request is never lost while the thread parks. The same handshake, on
+ *       {@code parkedForRole}, wakes a sync thread that waits for an inline flusher to finish.</li>
+ *   <li>After a failed flush nothing is flushed or acknowledged again until the log is reopened:
+ *       the failure is recorded by the role holder, and every later holder checks it first. The
+ *       one exception is a write that found the disk full, which the holder retries
+ *       ({@link DiskFullRetry}).</li>
+ * </ul>
+ */
+public final class SyncEngine implements SyncService {
+    private static final Logger LOG = LoggerFactory.getLogger(SyncEngine.class);
+    /** Idle spins before the sync thread parks; short, since spinning steals a core from appenders. */
+    private static final int IDLE_SPINS = 100;
+    private static final long CLOSE_DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final SegmentSyncer syncer; // any-thread reads only; holder-only steps go through role.syncer()
+    private final FlushRole role;
+    private final DurabilityWaiters waiters;
+    private final FlushSchedule schedule;
+    private final AppendWait appendWait;
+    private final CommitFailurePolicy failurePolicy;
+    private final DiskFullRetry diskFull;
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean parked;
+    private volatile boolean parkedForRole;
+    /** The highest position an appender or a caller of syncUpTo waits for. */
+    private final AtomicLong requestedPosition = new AtomicLong();
+    private volatile RuntimeException failure;
+
+    /** What {@link #tryFlush()} did. */
+    enum FlushAttempt {
+        /** This thread ran a flush (or it failed). */
+        FLUSHED,
+        /** There was nothing to flush. */
+        NOTHING,
+        /** Another thread holds the role. */
+        BUSY
+    }
+
+    SyncEngine(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, FlushSchedule schedule,
+               AppendWait appendWait, DurabilityWaiters waiters) {
+        this.syncer = syncer;
+        this.failurePolicy = failurePolicy;
+        this.schedule = schedule;
+        this.appendWait = appendWait;
+        this.waiters = waiters;
+        this.role = new FlushRole(syncer, waiters);
+        this.diskFull = new DiskFullRetry(() -> running && failure == null);
+        this.thread = new Thread(this::run, "commitlog-sync-" + name);
+        this.thread.setDaemon(true);
+    }
+
+    /** The engine for the sync mode {@code commitlog_sync} names, with the mechanisms {@code tuning} keeps. */
+    public static SyncEngine create(CommitLogConfig config, SegmentSyncer syncer, MetricsRecorder metrics, SyncTuning tuning) {
+        DurabilityWaiters waiters = DurabilityWaiters.forCores(syncer.durableSequence(), tuning.yieldBeforePark());
+        CommitFailurePolicy policy = config.commitFailurePolicy();
+        return switch (config.syncMode()) {
+            case PERIODIC -> {
+                PeriodicSync periodic = new PeriodicSync(config.syncPeriod(), config.periodicLagBlock(), metrics);
+                yield new SyncEngine(syncer, policy, "periodic", periodic, periodic, waiters);
+            }
+            case BATCH -> new SyncEngine(syncer, policy, "batch", batchSchedule(tuning), batchWait(tuning), waiters);
+            case GROUP -> new SyncEngine(syncer, policy, "group", new GroupWindow(config.groupWindow()), new AskAndWait(), waiters);
+            case ADAPTIVE -> new SyncEngine(syncer, policy, "adaptive",
+                    tuning.gather() ? new Gather(batchSchedule(tuning)) : batchSchedule(tuning), batchWait(tuning), waiters);
+        };
+    }
+
+    /** With leader/follower the sync thread flushes for appenders that asked; without, for any data. */
+    private static FlushSchedule batchSchedule(SyncTuning tuning) {
+        return tuning.leaderFollower() ? new FlushWhenAsked() : new FlushWhenData();
+    }
+
+    private static AppendWait batchWait(SyncTuning tuning) {
+        return tuning.leaderFollower() ? new LeaderFollower(tuning.inlineFlushRecords()) : new AskAndWait();
+    }
+
+    @Override
+    public void start() {
+        thread.start();
+    }
+
+    private void run() {
+        try {
+            while (running && failure == null) {
+                schedule.awaitWork(this);
+                if (!running || failure != null) {
+                    break;
+                }
+                if (tryFlush() != FlushAttempt.BUSY) {
+                    schedule.afterFlush();
+                } else {
+                    awaitRoleReleased();
+                }
+            }
+            drainOnClose();
+        } catch (RuntimeException | Error e) {
+            role.acquire();
+            try {
+                fail(e);
+            } finally {
+                role.release();
+            }
+        }
+    }
+
+    /**
+     * Flushes what is published, unless another thread holds the flush role. Nothing is flushed
+     * after a failure, nor by an appender once close began (the sync thread's last flush then owns
+     * the segments until the writer unmaps them).
+     */
+    FlushAttempt tryFlush() {
+        if (!role.tryAcquire()) {
+            return FlushAttempt.BUSY;
+        }
+        try {
+            if (!running || failure != null) {
+                return FlushAttempt.NOTHING;
+            }
+            SegmentSyncer held = role.syncer();
+            long gatheredNanos = schedule.beforeFlush(held);
+            if (!held.claimFlush()) {
+                schedule.flushed(System.nanoTime()); // caught up: Periodic's lag counts from here
+                return FlushAttempt.NOTHING;
+            }
+            if (write(held)) {
+                publish(held, gatheredNanos);
+            }
+            return FlushAttempt.FLUSHED;
+        } catch (RuntimeException | Error e) {
+            fail(e); // still holding the role: fail wakes the pending waiters
+            return FlushAttempt.FLUSHED;
+        } finally {
+            releaseRole();
+        }
+    }
+
+    /** Writes and syncs the claimed flush, waiting out a full disk; false (and the log failed) if it failed. Role holder. */
+    private boolean write(SegmentSyncer held) {
+        try {
+            diskFull.writeClaimed(held);
+            return true;
+        } catch (IOException | RuntimeException | Error e) {
+            fail(e);
+            return false;
+        }
+    }
+
+    /** Moves the durable position over the written flush and wakes the waiters it covers. Role holder. */
+    private void publish(SegmentSyncer held, long gatheredNanos) {
+        held.publishClaimed();
+        long now = System.nanoTime();
+        DurabilityWaiters wakeups = role.waiters();
+        // A gather is part of the flush cycle waiters yield through: counted out, a cycle stretched by
+        // its gather would look like flushes no longer back to back, and every waiter would park.
+        wakeups.flushPublished(held.lastFlushNanos() + gatheredNanos, now);
+        wakeups.wakeCovered(held.durablePosition());
+        schedule.flushed(now);
+        appendWait.published(held);
+    }
+
+    /** Releases the role, then wakes the sync thread if it waits for the role or for a request now pending. */
+    private void releaseRole() {
+        role.release();
+        VarHandle.fullFence(); // StoreLoad: the release before the reads of the sync thread's flags
+        if (parkedForRole || (parked && flushRequested())) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Sync thread: parks until the role is released (an inline flush ended). */
+    private void awaitRoleReleased() {
+        parkedForRole = true; // volatile write, then the re-read of the role
+        if (role.isHeld() && running && failure == null) {
+            LockSupport.park(this);
+        }
+        parkedForRole = false;
+    }
+
+    /** Sync thread: parks until data is published, a flush is requested or the engine stops. */
+    void awaitData() {
+        for (int spins = 0; running && !flushRequested() && !unflushedData(); spins++) {
+            if (spins < IDLE_SPINS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            parked = true; // volatile write, then the volatile read of the next length word
+            if (running && !flushRequested() && !unflushedData()) {
+                LockSupport.park(this);
+            }
+            parked = false;
+        }
+    }
+
+    /**
+     * Whether a flush would find new data. The syncer's scan state belongs to the role holder, so
+     * look only while holding the role; if someone else holds it, answer yes and let the caller
+     * find out by trying to flush.
+     */
+    private boolean unflushedData() {
+        if (!role.tryAcquire()) {
+            return true;
+        }
+        try {
+            return role.syncer().hasUnflushedData();
+        } finally {
+            role.release();
+        }
+    }
+
+    /** Sync thread: parks for up to {@code nanos}, returning early on a flush request or when the engine stops. */
+    void awaitRequest(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        for (long left = nanos; running && !flushRequested() && left > 0; left = deadline - System.nanoTime()) {
+            parked = true;
+            if (running && !flushRequested()) {
+                LockSupport.parkNanos(this, left);
+            }
+            parked = false;
+        }
+    }
+
+    /** Sync thread: parks until an appender asks for a flush, or the engine stops. */
+    void awaitRequest() {
+        for (int spins = 0; running && !flushRequested(); spins++) {
+            if (spins < IDLE_SPINS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            parked = true;
+            if (running && !flushRequested()) {
+                LockSupport.park(this);
+            }
+            parked = false;
+        }
+    }
+
+    /** Whether an appender or a caller of syncUpTo waits for a position that is not durable yet. */
+    private boolean flushRequested() {
+        return requestedPosition.get() > syncer.durablePosition();
+    }
+
+    /** Called by appenders after publishing: wakes the sync thread if it is parked. */
+    void requestFlush() {
+        VarHandle.fullFence(); // StoreLoad: our published length word before the read of parked
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Asks the sync thread to flush at least up to {@code position}, and wakes it. */
+    void requestFlushUpTo(long position) {
+        if (requestedPosition.get() < position) {
+            requestedPosition.accumulateAndGet(position, Math::max); // a full fence, as requestFlush needs
+        }
+        requestFlush();
+    }
+
+    /**
+     * The leader/follower step: an appender that finds nobody flushing flushes itself, so a lone
+     * writer pays no hand-off; otherwise it asks the sync thread and waits like any follower.
+     */
+    void flushInlineOrWait(long endPosition, Waiter waiter) {
+        if (syncer.durablePosition() >= endPosition) {
+            return;
+        }
+        waiter.metrics.flushWaitStarted(); // flushing for our own record is waiting on commit too
+        try {
+            tryFlush();
+            if (syncer.durablePosition() >= endPosition) {
+                return;
+            }
+            if (syncer.claimedPosition() < endPosition) {
+                // Someone else is flushing, or an earlier record was not published yet when we flushed.
+                requestFlushUpTo(endPosition);
+                schedule.wake(); // an explicit request does not wait out Group's window
+            } // else the running flush covers it
+            waiters.await(endPosition, waiter);
+        } finally {
+            waiter.metrics.flushWaitEnded();
+        }
+        throwIfNotDurable(endPosition);
+    }
+
+    /** Waits until the durable position reaches {@code endPosition}; throws if flushing failed. */
+    void awaitDurable(long endPosition, Waiter waiter) {
+        if (syncer.durablePosition() < endPosition) { // else covered already: not a wait, so not timed
+            waiter.metrics.flushWaitStarted();
+            waiters.await(endPosition, waiter);
+            waiter.metrics.flushWaitEnded();
+        }
+        throwIfNotDurable(endPosition);
+    }
+
+    private void throwIfNotDurable(long endPosition) {
+        if (syncer.durablePosition() < endPosition) {
+            RuntimeException failed = failure;
+            throw failed != null ? failed : new CommitLogException("commit log closed before position " + endPosition + " was durable");
+        }
+    }
+
+    @Override
+    public void afterAppend(long endPosition, Waiter waiter) {
+        appendWait.afterAppend(this, endPosition, waiter);
+    }
+
+    /** Flushes at once, in the calling thread if nobody else is flushing; waits for it. */
+    @Override
+    public void syncUpTo(long position, Waiter waiter) {
+        checkNotFailed();
+        flushInlineOrWait(position, waiter);
+    }
+
+    @Override
+    public void requestSync(long position) {
+        appendWait.requestSync(this, position); // after a failure nothing flushes: the request is simply never served
+    }
+
+    @Override
+    public void await(long position, Waiter waiter) {
+        waiters.await(position, waiter);
+    }
+
+    @Override
+    public long durablePosition() {
+        return syncer.durablePosition();
+    }
+
+    @Override
+    public RuntimeException failure() {
+        return failure;
+    }
+
+    private void checkNotFailed() {
+        RuntimeException failed = failure;
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    /** Sync thread, once stopped: flushes what appenders published before close, then writes the exact mark. */
+    private void drainOnClose() {
+        // Appends that claimed space before close publish within microseconds; flush them too.
+        long deadline = System.nanoTime() + CLOSE_DRAIN_NANOS;
+        role.acquire(); // after this no flush runs but ours (running is false)
+        try {
+            SegmentSyncer held = role.syncer();
+            while (failure == null && held.hasUnflushedData() && System.nanoTime() < deadline) {
+                if (!held.claimFlush()) {
+                    Thread.yield(); // the writer is rolling over to the next segment
+                    continue;
+                }
+                if (write(held)) {
+                    publish(held, 0);
+                }
+            }
+            if (failure == null) {
+                writeExactMark(held); // before the writer unmaps the segment; never after a failed flush
+            }
+            role.waiters().wakeAll();
+        } finally {
+            role.release();
+        }
+    }
+
+    /**
+     * Close, after the last flush was published and none failed: the durable position becomes the
+     * tail segment's durable mark ({@link SegmentSyncer#writeExactMark}). A full disk leaves the older
+     * mark, still a lower bound; a failed sync fails the log like any failed flush. Role holder.
+     */
+    private void writeExactMark(SegmentSyncer held) {
+        try {
+            held.writeExactMark();
+        } catch (NoSpaceLeftException e) {
+            LOG.warn("commit log closed without writing its exact durable mark ({}): the older mark stays, a lower bound", e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+        }
+    }
+
+    /** Records the failure and releases every waiter. Role holder. */
+    private void fail(Throwable cause) {
+        if (failure != null) {
+            LOG.error("commit log flush failed again after the first failure: {}", cause.toString());
+            return; // the first failure is the cause the log reports
+        }
+        long durable = syncer.durablePosition();
+        String message = "commit log flush failed; nothing at or after log position " + durable
+                + " is acknowledged, and the log accepts no appends until it is reopened: " + cause;
+        failure = new CommitLogFailedException(message, cause);
+        LOG.error(message, cause);
+        role.waiters().wakeAll();
+        LockSupport.unpark(thread);
+        if (failurePolicy == CommitFailurePolicy.DIE) {
+            LOG.error("commit_failure_policy is die: halting the JVM");
+            Runtime.getRuntime().halt(100);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        LockSupport.unpark(thread);
+        schedule.wake();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        role.acquire();
+        try {
+            role.waiters().wakeAll();
+        } finally {
+            role.release();
+        }
+    }
+
+    /** Whether the engine is still running (not closed); for schedules and tests. */
+    boolean running() {
+        return running;
+    }
+}
