@@ -2,11 +2,14 @@ package dev.commitlog.bench.pair;
 
 import dev.commitlog.bench.UsageException;
 import dev.commitlog.bench.peer.PeerCatalog;
+import dev.commitlog.bench.sut.BaselineContender;
 import dev.commitlog.bench.sut.CommitLogContender;
 import dev.commitlog.bench.sut.CommitLogModes;
 import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sut.SyncAblation;
 import dev.commitlog.config.SyncMode;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +19,7 @@ import java.util.regex.Pattern;
 /** Any sweep column by the label the sweep's tables give it: {@code batch}, {@code group-2ms}, {@code adaptive-nogather}, {@code rocksdb}. */
 final class ContenderLabels {
     private static final Pattern GROUP = Pattern.compile("group-(\\d{1,5})ms");
+    private static final String BASELINE = "baseline-";
 
     private ContenderLabels() {
     }
@@ -27,8 +31,19 @@ final class ContenderLabels {
     }
 
     /** Whether {@code label} names a column; checked while parsing, before any native library loads. */
-    static String check(String flag, String label) throws UsageException {
+    static String check(String flag, String label, boolean baseline) throws UsageException {
         String l = label.toLowerCase(Locale.ROOT);
+        if (l.startsWith(BASELINE)) {
+            if (!baseline) {
+                throw new UsageException(flag + ": '" + label + "' needs --baseline-jar (the build whose engine it opens)");
+            }
+            String engine = l.substring(BASELINE.length());
+            if (!CommitLogModes.names().contains(engine) && !GROUP.matcher(engine).matches() || engine.equals("group")) {
+                throw new UsageException(flag + ": '" + label + "' names no mode (baseline-periodic, baseline-batch, "
+                        + "baseline-adaptive, baseline-group-Nms)");
+            }
+            return l;
+        }
         Matcher group = GROUP.matcher(l);
         boolean mode = CommitLogModes.names().contains(l) && !l.equals("group");
         boolean window = group.matches() && Integer.parseInt(group.group(1)) >= 1 && Integer.parseInt(group.group(1)) <= 60_000;
@@ -39,7 +54,14 @@ final class ContenderLabels {
     }
 
     /** The contender a checked label names; a peer's native library loads here. */
-    static Contender create(String label) {
+    static Contender create(String label, Path baseline) throws IOException {
+        if (label.startsWith(BASELINE)) {
+            String engine = label.substring(BASELINE.length());
+            Matcher window = GROUP.matcher(engine);
+            return window.matches()
+                    ? new BaselineContender(baseline, "group", Duration.ofMillis(Integer.parseInt(window.group(1))))
+                    : new BaselineContender(baseline, engine, null);
+        }
         Matcher group = GROUP.matcher(label);
         if (group.matches()) {
             return new CommitLogContender(SyncMode.GROUP, Duration.ofMillis(Integer.parseInt(group.group(1))));

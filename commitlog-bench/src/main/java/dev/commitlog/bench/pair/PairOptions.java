@@ -10,10 +10,11 @@ import java.util.List;
  *
  * @param a     the column whose ratio is measured (the numerator)
  * @param b     the column it is measured against
- * @param floor the ratio the reading compares the interval with
+ * @param floor    the ratio the reading compares the interval with
+ * @param baseline another build's commitlog-core jar, whose engine the {@code baseline-*} columns open; or null
  */
 public record PairOptions(String a, String b, List<Integer> threads, DuelTiming timing, double floor, int recordBytes,
-                          Path dir, Path csv, Path markdown, boolean help) {
+                          Path dir, Path csv, Path markdown, Path baseline, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
     public static final Path DEFAULT_OUTPUT = Path.of("bench-out");
@@ -30,7 +31,12 @@ public record PairOptions(String a, String b, List<Integer> threads, DuelTiming 
             "Run it with --a and --b the same column first to see this machine's noise (an A/A duel).",
             "",
             "  --a COLUMN              numerator: " + ContenderLabels.known(),
+            "                          and, with --baseline-jar, baseline-periodic, baseline-batch,",
+            "                          baseline-adaptive, baseline-group-Nms: that build's engine",
             "  --b COLUMN              denominator, the same choices",
+            "  --baseline-jar JAR      another build's commitlog-core jar (or classes directory), loaded",
+            "                          beside this one: pair an engine change before and after, e.g.",
+            "                          --a adaptive --b baseline-adaptive",
             "  --threads LIST          writer threads per row (default 1,2,4,8,16,32,64,128,256)",
             "  --floor R               the ratio the interval is read against (default 1)",
             "  --pairs N               pairs of slices per row (6.." + MAX_PAIRS + ", default " + DuelTiming.DEFAULT.pairs() + ";",
@@ -50,10 +56,11 @@ public record PairOptions(String a, String b, List<Integer> threads, DuelTiming 
     public static PairOptions parse(List<String> args) throws UsageException {
         Flags flags = new Flags(args);
         if (flags.has("--help") || flags.has("-h")) {
-            return new PairOptions("", "", DEFAULT_THREADS, DuelTiming.DEFAULT, 1, 100, null, null, null, true);
+            return new PairOptions("", "", DEFAULT_THREADS, DuelTiming.DEFAULT, 1, 100, null, null, null, null, true);
         }
-        String a = ContenderLabels.check("--a", flags.required("--a"));
-        String b = ContenderLabels.check("--b", flags.required("--b"));
+        Path baseline = flags.has("--baseline-jar") ? flags.path("--baseline-jar") : null;
+        String a = ContenderLabels.check("--a", flags.required("--a"), baseline != null);
+        String b = ContenderLabels.check("--b", flags.required("--b"), baseline != null);
         List<Integer> threads = flags.has("--threads") ? flags.intList("--threads", 1, MAX_THREADS) : DEFAULT_THREADS;
         DuelTiming timing = new DuelTiming(
                 flags.has("--pairs") ? flags.integer("--pairs", 6, MAX_PAIRS) : DuelTiming.DEFAULT.pairs(),
@@ -66,6 +73,6 @@ public record PairOptions(String a, String b, List<Integer> threads, DuelTiming 
         Path csv = flags.has("--csv") ? flags.path("--csv") : DEFAULT_OUTPUT.resolve("pair.csv");
         Path markdown = flags.has("--markdown") ? flags.path("--markdown") : DEFAULT_OUTPUT.resolve("pair.md");
         flags.rejectUnused();
-        return new PairOptions(a, b, threads, timing, floor, recordBytes, dir, csv, markdown, false);
+        return new PairOptions(a, b, threads, timing, floor, recordBytes, dir, csv, markdown, baseline, false);
     }
 }

@@ -29,8 +29,8 @@ public final class PairRunner {
     }
 
     public void run() throws IOException, InterruptedException {
-        Contender a = ContenderLabels.create(options.a());
-        Contender b = ContenderLabels.create(options.b());
+        Contender a = ContenderLabels.create(options.a(), options.baseline());
+        Contender b = ContenderLabels.create(options.b(), options.baseline());
         boolean ownDir = options.dir() == null;
         Path workDir = Directories.workDir(options.dir(), PairOptions.DEFAULT_OUTPUT);
         byte[] record = SweepRunner.record(options.recordBytes());

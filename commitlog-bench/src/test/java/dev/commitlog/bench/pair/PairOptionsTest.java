@@ -39,6 +39,16 @@ class PairOptionsTest {
     }
 
     @Test
+    void baselineColumnsNeedTheBaselineJarAndAMode() throws Exception {
+        assertTrue(error("--a", "adaptive", "--b", "baseline-adaptive").contains("needs --baseline-jar"));
+        assertTrue(error("--a", "adaptive", "--b", "baseline-fast", "--baseline-jar", "old.jar").contains("names no mode"));
+        assertTrue(error("--a", "adaptive", "--b", "baseline-group", "--baseline-jar", "old.jar").contains("names no mode"));
+        PairOptions o = parse("--a", "adaptive", "--b", "baseline-group-2ms", "--baseline-jar", "old.jar");
+        assertEquals("baseline-group-2ms", o.b());
+        assertEquals(java.nio.file.Path.of("old.jar"), o.baseline());
+    }
+
+    @Test
     void badCommandLinesAreNamed() {
         assertTrue(error("--b", "batch").contains("--a is required"));
         assertTrue(error("--a", "group", "--b", "batch").contains("--a: unknown column 'group'"), "a group column needs its window");
