@@ -23,7 +23,7 @@ public enum SyncMode {
     /**
      * Group commit with no window to tune: an appender that is alone syncs at once, in its own
      * thread; while appenders keep arriving, each sync waits only as long as the appenders it just
-     * released take to come back, bounded by a fraction of the measured sync time.
+     * released take to come back, and never longer than the last sync took.
      */
     ADAPTIVE
 }

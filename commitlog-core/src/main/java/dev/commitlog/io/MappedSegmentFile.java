@@ -14,11 +14,11 @@ import net.openhft.chronicle.core.io.IOTools;
  * {@code pwrite} of exactly the new bytes from the mapping followed by {@code fdatasync}
  * ({@link FileChannel#force(boolean) force(false)}).
  *
- * <p>Why not a shared mapping and {@code msync(MS_SYNC)}: measured on this project's machines
- * (ext4 on virtio), a sync after stores through a shared mapping costs about 3x a sync after
- * {@code pwrite} (write-protect, TLB shoot-down and page-fault cycle of mapped dirty pages: about
- * 430 us against 140-170 us), and that cost is paid on every flush. A side benefit: a record that
- * was never flushed never reaches the file, so readers of the file see flushed data only.
+ * <p>Why not a shared mapping and {@code msync(MS_SYNC)}: a sync after stores through a shared
+ * mapping also pays the write-protect, TLB shoot-down and page-fault cycle of mapped dirty pages,
+ * on every flush (docs/benchmarks.md, "Measurements behind the design", has the figures). A side
+ * benefit: a record that was never flushed never reaches the file, so readers of the file see
+ * flushed data only.
  *
  * <p>Assumptions: one thread flushes at a time; the channel is used by nothing else and is
  * uninterruptible, so no interrupt can close it. Only this file's own descriptor ever syncs it,
