@@ -31,35 +31,29 @@ class SweepOptionsTest {
         assertEquals(List.of("rocksdb", "fsync-each", "lock-group", "chronicle-queue"), o.peers());
         assertEquals(CellTiming.DEFAULT, o.timing());
         assertEquals(100, o.recordBytes());
-        assertEquals(1, o.rounds(), "one round by default: the default sweep stays as short as it was");
+        assertEquals(0, o.deviceLatencyMicros());
         assertFalse(o.keep());
     }
 
     @Test
-    void roundsTakeOneToTwenty() throws UsageException {
-        assertEquals(3, SweepOptions.parse(List.of("--rounds", "3")).rounds());
-        assertEquals(1, SweepOptions.parse(List.of("--rounds=1")).rounds());
-        assertEquals(20, SweepOptions.parse(List.of("--rounds", "20", "--full")).rounds());
-        for (String bad : List.of("0", "21", "-1", "2.5", "three", "")) {
-            UsageException e = assertThrows(UsageException.class,
-                    () -> SweepOptions.parse(List.of("--rounds", bad)), bad);
-            assertEquals("--rounds: '" + bad + "' is not an integer in 1..20", e.getMessage());
-        }
-        UsageException missing = assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--rounds")));
-        assertEquals("--rounds needs a value", missing.getMessage());
+    void deviceLatencyIsForTheCommitLogAloneAndNeedsPeersNone() throws UsageException {
+        assertEquals(1000, SweepOptions.parse(List.of("--device-latency-us", "1000", "--peers", "none")).deviceLatencyMicros());
+        UsageException withPeers = assertThrows(UsageException.class,
+                () -> SweepOptions.parse(List.of("--device-latency-us", "1000")));
+        assertEquals("--device-latency-us slows the commit log's flushes only; add --peers none", withPeers.getMessage());
+        UsageException negative = assertThrows(UsageException.class,
+                () -> SweepOptions.parse(List.of("--device-latency-us", "-1", "--peers", "none")));
+        assertEquals("--device-latency-us: '-1' is not an integer in 0..1000000", negative.getMessage());
     }
 
+    /** One descriptive pass: the sweep takes no flag to repeat or gate cells. */
     @Test
-    void theDeviceGateIsOffUnlessAFactorAboveOneIsGiven() throws UsageException {
-        assertEquals(0, SweepOptions.parse(List.of()).deviceGate());
-        assertEquals(2.5, SweepOptions.parse(List.of("--device-gate", "2.5")).deviceGate());
-        for (String bad : List.of("1", "0.5", "-2", "101", "NaN", "two")) {
-            UsageException e = assertThrows(UsageException.class,
-                    () -> SweepOptions.parse(List.of("--device-gate", bad)), bad);
-            assertEquals("--device-gate: '" + bad + "' is not a factor above 1 and at most 100 (e.g. 2)", e.getMessage());
+    void roundsAndTheDeviceGateAreUnknownArguments() {
+        for (List<String> removed : List.of(List.of("--rounds", "3"), List.of("--rounds=3"),
+                List.of("--device-gate", "2"), List.of("--device-gate"))) {
+            UsageException e = assertThrows(UsageException.class, () -> SweepOptions.parse(removed), removed.toString());
+            assertEquals("unknown argument " + removed.get(0), e.getMessage());
         }
-        assertEquals("--device-gate needs a value",
-                assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--device-gate"))).getMessage());
     }
 
     @Test

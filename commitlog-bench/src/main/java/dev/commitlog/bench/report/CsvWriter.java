@@ -7,19 +7,14 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The sweep as CSV, one row per cell. The header is a stable interface for scripts: new columns
- * are only ever added at the end. A value that was not measured is an empty field. No field can
+ * The sweep as CSV, one row per cell. The header is an interface for scripts: a column keeps its
+ * position, and new columns go at the end. A value that was not measured is an empty field. No field can
  * hold a comma (systems and mode labels are fixed identifiers), so nothing is quoted.
- *
- * <p>With {@code --rounds N} a row is a cell's median round ({@code ops_per_s} the median, the
- * other figures the median round's); {@code rounds}, {@code ops_min} and {@code ops_max} say how
- * many rounds there were and how far apart their ops/s lay (all equal to ops_per_s for one round).
  */
 public final class CsvWriter {
 
     public static final String HEADER =
-            "system,mode,threads,ops_per_s,p50_us,p99_us,p999_us,flushes_per_s,records_per_flush,bytes_per_s,"
-                    + "rounds,ops_min,ops_max";
+            "system,mode,threads,ops_per_s,p50_us,p99_us,p999_us,flushes_per_s,records_per_flush,bytes_per_s";
 
     private CsvWriter() {
     }
@@ -36,10 +31,7 @@ public final class CsvWriter {
                     .append(Numbers.fixed(c.p999Us(), 3)).append(',')
                     .append(Numbers.fixed(c.flushesPerSec(), 1)).append(',')
                     .append(Numbers.fixed(c.recordsPerFlush(), 2)).append(',')
-                    .append(Numbers.fixed(c.bytesPerSec(), 0)).append(',')
-                    .append(c.rounds()).append(',')
-                    .append(Numbers.fixed(c.opsMin(), 1)).append(',')
-                    .append(Numbers.fixed(c.opsMax(), 1)).append('\n');
+                    .append(Numbers.fixed(c.bytesPerSec(), 0)).append('\n');
         }
         return out.toString();
     }

@@ -6,16 +6,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
  * and peers; ops/s), then ratios of each commit-log mode to each peer it is compared with, the
- * brief's targets as measured, latency and flush tables, the asynchronous section, and the CSV.
- * With several rounds every figure is a cell's median round (see {@code CellResult}), and a table
- * of how far each cell's rounds lay from its median follows the throughput table.
+ * brief's targets as this pass measured them, latency and flush tables, the asynchronous section,
+ * and the CSV. Every figure is one measurement of its cell.
  */
 public final class MarkdownReport {
 
@@ -23,7 +21,6 @@ public final class MarkdownReport {
     }
 
     public static String render(SweepResults r) {
-        int rounds = r.rounds();   // streams every cell: once per render
         boolean closedLoop = !r.columns().isEmpty();   // empty with --modes none --peers none
         StringBuilder out = new StringBuilder(closedLoop ? "## Sweep: appends per second, closed loop\n\n"
                 : "## Sweep: asynchronous appends per second\n\n");
@@ -38,30 +35,19 @@ public final class MarkdownReport {
                 out.append("\nAblation columns (one mechanism switched off; not in the ratios or targets): ")
                         .append(String.join(", ", ablations)).append(".\n");
             }
-            if (rounds > 1) {
-                out.append("\n### Spread across the ").append(rounds)
-                        .append(" rounds (lowest/highest round's ops/s, % from the median)\n\n");
-                table(out, r, r.columns(), MarkdownReport::spread);
-            }
 
             out.append("\n### Ratios (ops/s of each durable commit-log mode over each durable peer, and periodic over chronicle-queue; same run)\n\n");
             ratios(out, r);
             out.append('\n');
         }
 
-        out.append("### Targets (from the brief, this run)\n\n");
-        out.append("| target | measured | floor | result |\n|---|---|---|---|\n");
+        out.append("### Targets (from the brief, as this pass measured them)\n\n");
+        out.append("| target | measured | floor | this pass |\n|---|---|---|---|\n");
         for (Target t : TargetReport.evaluate(r)) {
             out.append("| ").append(t.name()).append(" | ").append(t.measured()).append(" | ")
                     .append(t.floor()).append(" | ").append(t.verdict()).append(" |\n");
         }
-        if (rounds > 1) {
-            out.append("\nFigures are medians of ").append(rounds).append(" rounds; the verdict is the medians'. "
-                    + "[a-b; k of n rounds >= floor] after a ratio: its lowest and highest round by round (round i "
-                    + "of one cell over round i of the other; a row's rounds interleave, so the two ran seconds apart), "
-                    + "and how many of those round ratios reach the target's floor. A range that straddles the floor "
-                    + "means one round could have turned the verdict.\n");
-        }
+        out.append('\n').append(TargetReport.PAIR_NOTE).append('\n');
 
         if (closedLoop) {
             out.append("\n### p99 append latency (us)\n\n");
@@ -80,7 +66,7 @@ public final class MarkdownReport {
         if (!r.asyncCells().isEmpty()) {
             out.append("\n### Asynchronous appends (appendAsync, up to ").append(r.asyncInFlight())
                     .append(" in flight per submitting thread)\n\n");
-            asyncTable(out, r.asyncCells(), rounds);
+            asyncTable(out, r.asyncCells());
         }
 
         out.append("\n### CSV\n\n```csv\n").append(CsvWriter.render(r.allCells())).append("```\n");
@@ -94,27 +80,15 @@ public final class MarkdownReport {
         return report;
     }
 
-    private static void asyncTable(StringBuilder out, List<CellResult> cells, int rounds) {
-        boolean spread = rounds > 1;
+    private static void asyncTable(StringBuilder out, List<CellResult> cells) {
         out.append("| submitting threads | mode | durable appends/s | p50 submit to completion (us) "
-                + "| p99 (us) | records per flush (flushes/s) |")
-                .append(spread ? " rounds: lowest/highest, % from the median |" : "")
-                .append("\n|---:|---|---:|---:|---:|---:|").append(spread ? "---:|" : "").append('\n');
+                + "| p99 (us) | records per flush (flushes/s) |\n|---:|---|---:|---:|---:|---:|\n");
         for (CellResult c : cells) {
             out.append("| ").append(c.threads()).append(" | ").append(c.mode()).append(" | ")
                     .append(Numbers.grouped(c.opsPerSec())).append(" | ").append(Numbers.micros(c.p50Us()))
                     .append(" | ").append(Numbers.micros(c.p99Us())).append(" | ").append(recordsPerFlush(c))
-                    .append(spread ? " | " + spread(c) : "").append(" |\n");
+                    .append(" |\n");
         }
-    }
-
-    /** {@code -4/+6}: the lowest and highest round's ops/s, in percent from the cell's median. */
-    private static String spread(CellResult c) {
-        if (c.opsPerSec() <= 0) {
-            return "-";
-        }
-        return String.format(Locale.ROOT, "%+.0f/%+.0f", (c.opsMin() / c.opsPerSec() - 1) * 100,
-                (c.opsMax() / c.opsPerSec() - 1) * 100);
     }
 
     private static String recordsPerFlush(CellResult c) {

@@ -14,19 +14,17 @@ import java.util.function.IntFunction;
  *
  * @param worst        the lowest ratio
  * @param worstThreads the thread count of that row
- * @param rows         {@code threads: ratio label} for every row, in thread order, plus the
- *                     round-by-round range when the cells ran several rounds
+ * @param rows         {@code threads: ratio label} for every row, in thread order
  */
 record RowRatios(double worst, int worstThreads, List<String> rows) {
 
     /**
      * Ratios of {@code top} over {@code bottom} at each of {@code threads} where both ran; empty
-     * when no row had both. {@code label} names the column a row compares (the best mode, say);
-     * {@code floor} is the target's, for counting the rounds that reach it.
+     * when no row had both. {@code label} names the column a row compares (the best mode, say).
      */
     static Optional<RowRatios> of(List<Integer> threads, IntFunction<Optional<CellResult>> top,
                                   IntFunction<Optional<CellResult>> bottom,
-                                  BiFunction<CellResult, CellResult, String> label, double floor) {
+                                  BiFunction<CellResult, CellResult, String> label) {
         double worst = Double.POSITIVE_INFINITY;
         int worstThreads = 0;
         List<String> rows = new ArrayList<>();
@@ -41,16 +39,12 @@ record RowRatios(double worst, int worstThreads, List<String> rows) {
                 worst = ratio;
                 worstThreads = t;
             }
-            rows.add(t + ": " + Numbers.ratio(ratio) + " " + label.apply(a.get(), b.get())
-                    + RoundRatios.range(a.get(), b.get(), floor));
+            rows.add(t + ": " + Numbers.ratio(ratio) + " " + label.apply(a.get(), b.get()));
         }
         return rows.isEmpty() ? Optional.empty() : Optional.of(new RowRatios(worst, worstThreads, List.copyOf(rows)));
     }
 
-    /**
-     * {@code min 0.92 at 8 threads (1: 1.02 batch, 8: 0.92 group-1ms)}; with several rounds each
-     * row also carries its {@link RoundRatios#range}: {@code 8: 0.92 group-1ms [0.85-0.97; 1 of 3 rounds >= 0.95]}.
-     */
+    /** {@code min 0.92 at 8 threads (1: 1.02 batch, 8: 0.92 group-1ms)}. */
     String describe() {
         StringJoiner all = new StringJoiner(", ", " (", ")");
         rows.forEach(all::add);

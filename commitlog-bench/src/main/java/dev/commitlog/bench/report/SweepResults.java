@@ -30,11 +30,6 @@ public record SweepResults(List<String> header, List<Integer> threads, List<Colu
         return columns.stream().filter(c -> c.label().equals(label)).findFirst();
     }
 
-    /** How many rounds each cell ran ({@code --rounds}); 1 for a sweep without cells. */
-    public int rounds() {
-        return allCells().stream().mapToInt(CellResult::rounds).max().orElse(1);
-    }
-
     /** Every cell, the closed-loop ones first: what the CSV holds. */
     public List<CellResult> allCells() {
         return asyncCells.isEmpty() ? cells : Stream.concat(cells.stream(), asyncCells.stream()).toList();

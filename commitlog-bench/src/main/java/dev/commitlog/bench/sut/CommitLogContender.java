@@ -42,7 +42,10 @@ public final class CommitLogContender implements Contender {
         this.deviceLatencyMicros = deviceLatencyMicros;
     }
 
-    /** This column on a device whose every flush takes {@code micros} longer, concurrent flushes in parallel. */
+    /**
+     * This column on a device whose every flush takes {@code micros} longer. The engine runs one
+     * flush at a time, so the extra latency adds to every flush in turn.
+     */
     public CommitLogContender withDeviceLatency(long micros) {
         return new CommitLogContender(mode, groupWindow, ablation, micros);
     }
@@ -74,7 +77,7 @@ public final class CommitLogContender implements Contender {
     @Override
     public String settings() {
         String device = deviceLatencyMicros == 0 ? "" : String.format(Locale.ROOT,
-                " [simulated device: every flush waits %d us more after its fdatasync, concurrent flushes in parallel]",
+                " [simulated device: every flush waits %d us more after its fdatasync, one flush at a time]",
                 deviceLatencyMicros);
         return describe() + device;
     }

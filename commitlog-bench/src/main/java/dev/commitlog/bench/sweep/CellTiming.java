@@ -10,7 +10,7 @@ public record CellTiming(Duration warmup, Duration measure) {
 
     /**
      * Short cells so that the default sweep (every mode, three group windows, every peer, and the
-     * asynchronous section: 85 cells of about 2.8 s each) fits in about 4 minutes on 2 cores. Half
+     * asynchronous section: 94 cells of about 2.8 s each) fits in about 4.5 minutes on 2 cores. Half
      * a second of warmup is enough because one JVM runs every cell: the append paths are compiled
      * during the first row, and later cells only need their threads running and their first
      * segment or file allocated before the window opens.

@@ -14,21 +14,20 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The sweep's command line. Flags are stable and scriptable; a bad flag or value is a
+ * The sweep's command line: one descriptive pass, each cell measured once (a close ratio is
+ * judged with {@code pair}). Flags are stable and scriptable; a bad flag or value is a
  * {@link UsageException} naming it. Explicit {@code --seconds}/{@code --warmup-seconds} win over
  * {@code --full} whatever their order.
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
                            List<String> ablations, AsyncOptions async,
-                           CellTiming timing, int rounds, double deviceGate, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
+                           CellTiming timing, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
     public static final int DEFAULT_RECORD_BYTES = 100;
     public static final int MAX_RECORD_BYTES = 1 << 20;
     public static final int MAX_THREADS = 4096;
-    /** {@code --rounds}: a guard against typos; 20 rounds of the default sweep already take over an hour. */
-    public static final int MAX_ROUNDS = 20;
     public static final Path DEFAULT_OUTPUT = Path.of("bench-out");
     /** The adaptive target is judged against Group with these windows, in the same run. */
     public static final List<Integer> DEFAULT_GROUP_WINDOWS_MS = List.of(1, 2, 10);
@@ -38,7 +37,8 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "       java -jar commitlog-bench.jar pair --a COLUMN --b COLUMN [flags]   (paired comparison; pair --help)",
             "       java -jar commitlog-bench.jar jmh [JMH args]   (e.g. -prof gc; -h for JMH's help)",
             "",
-            "Closed-loop append sweep: every commit-log sync mode and every peer, at each thread count.",
+            "Closed-loop append sweep: every commit-log sync mode and every peer, at each thread count,",
+            "each cell measured once. Judge a close ratio with pair.",
             "",
             "  --threads LIST          writer threads per cell (default 1,2,4,8,16,32,64,128,256)",
             "  --modes LIST            commit-log sync modes (default: all of " + String.join(",", CommitLogModes.names()) + "), or none",
@@ -52,15 +52,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --seconds N             measured seconds per cell (default 2; --full: 20)",
             "  --warmup-seconds N      unmeasured warmup per cell (default 0.5; --full: 5)",
             "  --full                  longer cells",
-            "  --rounds N              measure every cell N times (1.." + MAX_ROUNDS + ", default 1), interleaved:",
-            "                          each row runs all its columns once per round; every value",
-            "                          reported is the median round (use 3 to decide close targets)",
-            "  --device-gate F         probe the disk before a row and after each round; keep only rounds",
-            "                          whose probes are <= F x the opening probe (default: off; 2 suits",
-            "                          a shared VM whose disk has slow episodes)",
             "  --record-bytes N        record payload size (default 100)",
-            "  --device-latency-us N   add N us after every commit-log flush, concurrent flushes in parallel",
-            "                          (a simulated slow, parallel device; needs --peers none; default 0)",
+            "  --device-latency-us N   every commit-log flush waits N us more after its fdatasync (a simulated",
+            "                          slow device; flushes run one at a time; needs --peers none; default 0)",
             "  --dir DIR               where cell directories are made (default: ./bench-out/tmp-*)",
             "  --peers LIST            " + String.join(",", PeerCatalog.names()) + " (default all), or none",
             "  --csv FILE              CSV output (default bench-out/sweep.csv)",
@@ -81,8 +75,6 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         Double seconds = null;
         Double warmup = null;
         boolean full = false;
-        int rounds = 1;
-        double deviceGate = 0;
         int recordBytes = DEFAULT_RECORD_BYTES;
         int deviceLatency = 0;
         Path dir = null;
@@ -130,8 +122,6 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                         case "--async-modes" -> asyncModes = list(name, value, v -> asyncMode(name, v));
                         case "--seconds" -> seconds = seconds(name, value, false);
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
-                        case "--rounds" -> rounds = intIn(name, value, 1, MAX_ROUNDS);
-                        case "--device-gate" -> deviceGate = gateFactor(name, value);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
                         case "--device-latency-us" -> deviceLatency = intIn(name, value, 0, 1_000_000);
                         case "--dir" -> dir = path(name, value);
@@ -155,13 +145,13 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
         return new SweepOptions(threads, modes, windows, ablations,
-                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, rounds, deviceGate, recordBytes, deviceLatency, dir, peers,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, deviceLatency, dir, peers,
                 csv, chart, markdown, keep, help);
     }
 
     private static boolean isValued(String flag) {
-        return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds", "--rounds",
-                "--device-gate", "--record-bytes", "--device-latency-us", "--dir", "--peers", "--csv", "--chart", "--markdown",
+        return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds",
+                "--record-bytes", "--device-latency-us", "--dir", "--peers", "--csv", "--chart", "--markdown",
                 "--async-submitters", "--async-in-flight", "--async-modes").contains(flag);
     }
 
@@ -191,19 +181,6 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             // reported below with the accepted range
         }
         throw new UsageException(flag + ": '" + value + "' is not an integer in " + min + ".." + max);
-    }
-
-    /** A device-gate factor: above 1 (at 1 any probe a little slower than the opening one drops a round). */
-    private static double gateFactor(String flag, String value) throws UsageException {
-        try {
-            double f = Double.parseDouble(value);
-            if (Double.isFinite(f) && f > 1 && f <= 100) {
-                return f;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException(flag + ": '" + value + "' is not a factor above 1 and at most 100 (e.g. 2)");
     }
 
     private static double seconds(String flag, String value, boolean zeroAllowed) throws UsageException {

@@ -19,20 +19,20 @@ import java.util.Locale;
 import java.util.Random;
 
 /**
- * Runs a whole sweep: the fdatasync probe, then every (threads, contender) cell in a fresh
- * directory, then the asynchronous section's (submitters, mode) cells, then the CSV, markdown and
- * chart. Rows are the outer loop so that the systems compared in one row are measured minutes,
- * not a whole sweep, apart on a noisy machine; with {@code --rounds N} each row runs its cells N
- * times, interleaved ({@link InterleavedRounds}), and reports each cell's median round.
+ * Runs a whole sweep, one descriptive pass: the fdatasync probe, then every (threads, contender)
+ * cell once, each in a fresh directory, then the asynchronous section's (submitters, mode) cells,
+ * then the CSV, markdown and chart. Rows are the outer loop so that the systems compared in one
+ * row are measured one after another, not a whole sweep apart, on a noisy machine.
  */
 public final class SweepRunner {
     private static final int PROBE_ITERATIONS = 200;
-    /** The device gate's probe around each round: short, about 15 ms on this disk at its usual pace. */
-    private static final int ROUND_PROBE_ITERATIONS = 50;
 
     private final SweepOptions options;
     private final PrintStream out;
     private final PrintStream err;
+    /** Cells of both sections, for progress lines and directory names. */
+    private int total;
+    private int cellsRun;
 
     public SweepRunner(SweepOptions options, PrintStream out, PrintStream err) {
         this.options = options;
@@ -49,7 +49,8 @@ public final class SweepRunner {
         AsyncOptions async = options.async();
         List<CommitLogContender> asyncModes = async.enabled()
                 ? CommitLogModes.contenders(async.modes(), options.groupWindowsMs()).stream().map(this::onDevice).toList() : List.of();
-        int total = options.threads().size() * contenders.size() + async.submitters().size() * asyncModes.size();
+        total = options.threads().size() * contenders.size() + async.submitters().size() * asyncModes.size();
+        cellsRun = 0;
 
         boolean ownDir = options.dir() == null;
         Path workDir = Directories.workDir(options.dir(), SweepOptions.DEFAULT_OUTPUT);
@@ -66,14 +67,8 @@ public final class SweepRunner {
                         + "rate = completions in the window, latency = submit to callback", async.inFlight()));
             }
 
-            DeviceGate gate = options.deviceGate() > 0
-                    ? new DeviceGate(options.deviceGate(), probe.medianUs(),
-                            () -> FsyncProbe.run(workDir, ROUND_PROBE_ITERATIONS, options.recordBytes()).medianUs())
-                    : DeviceGate.off();
-            CellCounter counter = new CellCounter(total, gate);
-            List<CellResult> cells = runCells(contenders, workDir, counter);
-            List<CellResult> asyncCells = runAsyncCells(asyncModes, workDir, counter);
-            header.addAll(counter.gateNotes);
+            List<CellResult> cells = runCells(contenders, workDir);
+            List<CellResult> asyncCells = runAsyncCells(asyncModes, workDir);
             SweepResults results = new SweepResults(header, options.threads(),
                     contenders.stream().map(Column::of).toList(), cells, async.inFlight(), asyncCells);
             writeOutputs(results);
@@ -89,112 +84,54 @@ public final class SweepRunner {
         return options.deviceLatencyMicros() == 0 ? contender : contender.withDeviceLatency(options.deviceLatencyMicros());
     }
 
-    /**
-     * Numbers the cells across both sections for progress lines (cell n of total, whatever the
-     * round), and every cell round for directory names; carries the device gate and its notes on
-     * the rows finished so far.
-     */
-    private static final class CellCounter {
-        final int total;
-        final DeviceGate gate;
-        final List<String> gateNotes = new ArrayList<>();
-        /** Cells of the rows already finished: a row's cells are numbered from here + 1. */
-        int cellsBefore;
-        int cellRuns;
-
-        CellCounter(int total, DeviceGate gate) {
-            this.total = total;
-            this.gate = gate;
-        }
-    }
-
     /** One cell's run, given its fresh directory. */
     private interface CellRun {
         CellResult run(Path directory) throws IOException, InterruptedException;
     }
 
-    /** One cell of a row: its directory name and how to run one round of it. */
-    private record RowCell(String name, CellRun run) {
-    }
-
-    private List<CellResult> runCells(List<Contender> contenders, Path workDir, CellCounter counter)
-            throws IOException, InterruptedException {
+    private List<CellResult> runCells(List<Contender> contenders, Path workDir) throws IOException, InterruptedException {
         byte[] record = record(options.recordBytes());
-        return runSection(options.threads(), contenders, "threads", workDir, counter,
-                (contender, threads) -> new RowCell(contender.label() + "-" + threads + "t",
-                        // a fresh Cell per round: its phase only moves forward
-                        dir -> new Cell(contender, threads, options.timing(), record).run(dir)));
-    }
-
-    private List<CellResult> runAsyncCells(List<CommitLogContender> modes, Path workDir, CellCounter counter)
-            throws IOException, InterruptedException {
-        byte[] record = record(options.recordBytes());
-        return runSection(options.async().submitters(), modes, "submitters", workDir, counter,
-                (mode, submitters) -> new RowCell(AsyncCell.label(mode) + "-" + submitters + "s",
-                        // a fresh AsyncCell per round: its phase only moves forward
-                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record).run(dir)));
-    }
-
-    /** The cell of {@code column} in the row of {@code count} (threads or submitters). */
-    private interface SectionCell<C> {
-        RowCell of(C column, int count);
-    }
-
-    /**
-     * Runs one section of the sweep, a row per count, a cell per column in each row, the rows one
-     * after another; returns each cell's median round, row by row, in column order. {@code unit}
-     * names what the counts count, for the progress lines.
-     */
-    private <C> List<CellResult> runSection(List<Integer> counts, List<C> columns, String unit, Path workDir,
-                                            CellCounter counter, SectionCell<C> cell) throws IOException, InterruptedException {
         List<CellResult> cells = new ArrayList<>();
-        for (int count : counts) {
-            List<RowCell> row = new ArrayList<>();
-            for (C column : columns) {
-                row.add(cell.of(column, count));
+        for (int threads : options.threads()) {
+            for (Contender contender : contenders) {
+                cells.add(runCell(workDir, contender.label() + "-" + threads + "t", "threads",
+                        dir -> new Cell(contender, threads, options.timing(), record).run(dir)));
             }
-            cells.addAll(runRow(workDir, counter, count, unit, row));
+        }
+        return cells;
+    }
+
+    private List<CellResult> runAsyncCells(List<CommitLogContender> modes, Path workDir)
+            throws IOException, InterruptedException {
+        byte[] record = record(options.recordBytes());
+        List<CellResult> cells = new ArrayList<>();
+        for (int submitters : options.async().submitters()) {
+            for (CommitLogContender mode : modes) {
+                cells.add(runCell(workDir, AsyncCell.label(mode) + "-" + submitters + "s", "submitters",
+                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record).run(dir)));
+            }
         }
         return cells;
     }
 
     /**
-     * Runs every round of one row's cells, interleaved; returns each cell's median round (of the
-     * rounds the device gate keeps), in column order. {@code unit} names what {@code count} counts.
+     * Runs the next cell in a fresh directory named {@code NNN-name}; {@code unit} names what the
+     * result's threads count, for the progress line.
      */
-    private List<CellResult> runRow(Path workDir, CellCounter counter, int count, String unit, List<RowCell> row)
-            throws IOException, InterruptedException {
-        int first = counter.cellsBefore + 1;
-        InterleavedRounds.Row results = InterleavedRounds.run(row.size(), options.rounds(),
-                (k, round) -> runCell(workDir, counter, first + k, round, unit, row.get(k)), counter.gate, count + " " + unit);
-        counter.cellsBefore += row.size();
-        if (!results.gateNote().isEmpty()) {
-            err.println(results.gateNote());
-            counter.gateNotes.add(results.gateNote());
-        }
-        return results.cells();
-    }
-
-    /**
-     * Runs one round of cell {@code n} in a fresh directory; {@code unit} names what the result's
-     * threads count, for the progress line.
-     */
-    private CellResult runCell(Path workDir, CellCounter counter, int n, int round, String unit, RowCell cell)
-            throws IOException, InterruptedException {
-        counter.cellRuns++;
-        String name = options.rounds() == 1 ? cell.name() : cell.name() + "-r" + round;
-        Path cellDir = Files.createDirectory(workDir.resolve(String.format(Locale.ROOT, "%03d-%s", counter.cellRuns, name)));
+    private CellResult runCell(Path workDir, String name, String unit, CellRun cell) throws IOException, InterruptedException {
+        int n = ++cellsRun;
+        Path cellDir = Files.createDirectory(workDir.resolve(String.format(Locale.ROOT, "%03d-%s", n, name)));
         System.gc();   // the previous cell's garbage is not this cell's pause
         CellResult result;
         long began = System.nanoTime();
         try {
-            result = cell.run().run(cellDir);
+            result = cell.run(cellDir);
         } finally {
             if (!options.keep()) {
                 Directories.deleteRecursively(cellDir);
             }
         }
-        err.println(progress(n, counter.total, round, options.rounds(), result, unit, (System.nanoTime() - began) / 1e9));
+        err.println(progress(n, total, result, unit, (System.nanoTime() - began) / 1e9));
         return result;
     }
 
@@ -218,14 +155,11 @@ public final class SweepRunner {
         out.flush();
     }
 
-    private static String progress(int n, int total, int round, int rounds, CellResult r, String unit,
-                                   double cellSeconds) {
-        String cell = rounds == 1 ? String.format(Locale.ROOT, "[%2d/%d]", n, total)
-                : String.format(Locale.ROOT, "[%2d/%d r%d/%d]", n, total, round, rounds);
+    private static String progress(int n, int total, CellResult r, String unit, double cellSeconds) {
         String flushes = Double.isNaN(r.flushesPerSec()) ? ""
                 : String.format(Locale.ROOT, "  %,.0f flushes/s  %s rec/flush", r.flushesPerSec(),
                         Double.isNaN(r.recordsPerFlush()) ? "-" : String.format(Locale.ROOT, "%.1f", r.recordsPerFlush()));
-        return String.format(Locale.ROOT, "%s %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s  (cell %.1f s)",
-                cell, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, cellSeconds);
+        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s  (cell %.1f s)",
+                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, cellSeconds);
     }
 }
