@@ -328,14 +328,35 @@ public final class CommitLog implements AutoCloseable {
 
     /**
      * Replays every verified record at or after {@code fromPosition}, in position order, up to the
-     * durable position at the time of the call.
+     * durable position at the time of the call. Each record comes as a read-only {@code ByteBuffer}
+     * view, reused from record to record and valid only during the call (see {@link RecordHandler}).
      *
      * @throws CorruptLogException on damage the replay policy does not allow past
+     * @throws UncheckedIOException if a segment file cannot be read
      */
-    public void replay(long fromPosition, RecordHandler handler) throws IOException {
+    public void replay(long fromPosition, RecordHandler handler) {
         Objects.requireNonNull(handler, "handler");
         synchronized (maintenance) {
-            replayer.replay(config.directory(), fromPosition, syncer.durablePosition(), handler);
+            try {
+                replayer.replay(config.directory(), fromPosition, syncer.durablePosition(), handler);
+            } catch (IOException e) {
+                throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * As {@link #replay(long, RecordHandler)}, each record as a Chronicle {@code Bytes} view on the
+     * mapped segment (see {@link BytesRecordHandler}).
+     */
+    public void replayBytes(long fromPosition, BytesRecordHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        synchronized (maintenance) {
+            try {
+                replayer.replayBytes(config.directory(), fromPosition, syncer.durablePosition(), handler);
+            } catch (IOException e) {
+                throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
+            }
         }
     }
 
@@ -354,8 +375,12 @@ public final class CommitLog implements AutoCloseable {
      * files that lie wholly below it. Files that cannot go yet (not durable or still being written,
      * or not yet archived) are deleted as soon as they can; see {@link SegmentRetention}.
      */
-    public void discardUpTo(long position) throws IOException {
-        retention.discardUpTo(position);
+    public void discardUpTo(long position) {
+        try {
+            retention.discardUpTo(position);
+        } catch (IOException e) {
+            throw new UncheckedIOException("discarding " + config.directory() + " up to " + position + " failed: " + e.getMessage(), e);
+        }
     }
 
     /** Returns when everything appended before the call is durable, whatever the sync mode. */
