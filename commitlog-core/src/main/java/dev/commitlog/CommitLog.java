@@ -4,6 +4,7 @@ import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
 import static dev.commitlog.record.RecordDescriptor.frameLength;
 
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.io.ChronicleJvmFlags;
 import dev.commitlog.io.DirectoryLock;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.lifecycle.CompletedSegment;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import dev.commitlog.async.AsyncCompletions;
 import java.util.Objects;
@@ -113,13 +115,22 @@ public final class CommitLog implements AutoCloseable {
         return open(config, CommitLogOptions.builder().storage(storage).corruptionListener(listener).build());
     }
 
-    /** Opens the log with the embedding node's listeners and JMX settings (see {@link CommitLogOptions}). */
+    /**
+     * Opens the log with the embedding node's listeners and JMX settings (see {@link CommitLogOptions}).
+     *
+     * @throws IllegalStateException if the JVM lacks the flags Chronicle Bytes needs (the message
+     *                               names them); checked before the directory is touched
+     * @throws FileSystemException  if {@code commitlog_directory}, or a parent of it, exists and is not a
+     *                               directory (the message says "not a directory" and names the key)
+     * @throws IOException           if the directory cannot be created, locked or recovered
+     */
     public static CommitLog open(CommitLogConfig config, CommitLogOptions options) throws IOException {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(options, "options");
+        ChronicleJvmFlags.check(); // before any file is made: without the flags Chronicle fails half-way through
         CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
         Path directory = config.directory();
-        Files.createDirectories(directory);
+        createDirectory(directory);
         DirectoryLock lock = DirectoryLock.acquire(directory);
         CommitLogJmx jmx = null;
         try {
@@ -435,6 +446,22 @@ public final class CommitLog implements AutoCloseable {
         segment.file().close();
         lifecycle.segmentCompleted(new CompletedSegment(segment.id(), segment.file().path(), segment.basePosition(),
                 segment.endPosition()));
+    }
+
+    /** Creates the log directory, saying which setting names it when a regular file is in the way. */
+    private static void createDirectory(Path directory) throws IOException {
+        if (Files.exists(directory) && !Files.isDirectory(directory)) {
+            throw new FileSystemException(directory.toString(), null, "not a directory (commitlog_directory); point "
+                    + "commitlog_directory at a directory, or at a path that does not exist yet (it is created)");
+        }
+        for (Path parent = directory.getParent(); parent != null; parent = parent.getParent()) {
+            if (Files.exists(parent) && !Files.isDirectory(parent)) {
+                // createDirectories would say only "Not a directory" about the path asked for.
+                throw new FileSystemException(parent.toString(), null, "not a directory, so commitlog_directory " + directory
+                        + " cannot be created under it");
+            }
+        }
+        Files.createDirectories(directory);
     }
 
     /** The first segment that may need archiving: the oldest one recovered. */
