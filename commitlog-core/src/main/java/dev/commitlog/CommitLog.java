@@ -142,7 +142,7 @@ public final class CommitLog implements AutoCloseable {
             if (jmx != null) {
                 jmx.close();
             }
-            lock.close();
+            lock.closeLeavingNoTrace();
             throw e;
         }
     }

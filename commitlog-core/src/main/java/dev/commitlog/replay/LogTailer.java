@@ -271,7 +271,7 @@ public final class LogTailer implements AutoCloseable {
             header = SegmentHeader.decode(next.buffer(), segmentId, next.size());
         } catch (SegmentHeaderException e) {
             next.close();
-            throw new CorruptLogException(path, 0, base, "damaged segment header: " + e.getMessage(), "the tailer cannot go past it");
+            throw new CorruptLogException(path, 0, base, LogWalker.DAMAGED_HEADER + e.getMessage(), "the tailer cannot go past it");
         }
         if (header.basePosition() != base) {
             next.close();
