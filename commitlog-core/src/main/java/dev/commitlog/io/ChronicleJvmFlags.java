@@ -60,6 +60,11 @@ public final class ChronicleJvmFlags {
         }
     }
 
+    /** Every flag required, for a class path (unnamed module) set-up: what README's "JVM flags" lists. */
+    public static List<String> required() {
+        return REQUIRED.stream().map(access -> access.flag("ALL-UNNAMED")).toList();
+    }
+
     /** The flags missing from this JVM, in the order of {@link #REQUIRED}; empty when all are there. */
     public static List<String> missing() {
         Set<String> flags = new LinkedHashSet<>();
