@@ -4,6 +4,7 @@ import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
 import static dev.commitlog.record.RecordDescriptor.frameLength;
 
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.io.ChronicleJvmFlags;
 import dev.commitlog.io.DirectoryLock;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.lifecycle.CompletedSegment;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import dev.commitlog.async.AsyncCompletions;
 import java.util.Objects;
@@ -113,13 +115,22 @@ public final class CommitLog implements AutoCloseable {
         return open(config, CommitLogOptions.builder().storage(storage).corruptionListener(listener).build());
     }
 
-    /** Opens the log with the embedding node's listeners and JMX settings (see {@link CommitLogOptions}). */
+    /**
+     * Opens the log with the embedding node's listeners and JMX settings (see {@link CommitLogOptions}).
+     *
+     * @throws IllegalStateException if the JVM lacks the flags Chronicle Bytes needs (the message
+     *                               names them); checked before the directory is touched
+     * @throws FileSystemException  if {@code commitlog_directory}, or a parent of it, exists and is not a
+     *                               directory (the message says "not a directory" and names the key)
+     * @throws IOException           if the directory cannot be created, locked or recovered
+     */
     public static CommitLog open(CommitLogConfig config, CommitLogOptions options) throws IOException {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(options, "options");
+        ChronicleJvmFlags.check(); // before any file is made: without the flags Chronicle fails half-way through
         CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
         Path directory = config.directory();
-        Files.createDirectories(directory);
+        createDirectory(directory);
         DirectoryLock lock = DirectoryLock.acquire(directory);
         CommitLogJmx jmx = null;
         try {
@@ -131,7 +142,7 @@ public final class CommitLog implements AutoCloseable {
             if (jmx != null) {
                 jmx.close();
             }
-            lock.close();
+            lock.closeLeavingNoTrace();
             throw e;
         }
     }
@@ -328,14 +339,35 @@ public final class CommitLog implements AutoCloseable {
 
     /**
      * Replays every verified record at or after {@code fromPosition}, in position order, up to the
-     * durable position at the time of the call.
+     * durable position at the time of the call. Each record comes as a read-only {@code ByteBuffer}
+     * view, reused from record to record and valid only during the call (see {@link RecordHandler}).
      *
      * @throws CorruptLogException on damage the replay policy does not allow past
+     * @throws UncheckedIOException if a segment file cannot be read
      */
-    public void replay(long fromPosition, RecordHandler handler) throws IOException {
+    public void replay(long fromPosition, RecordHandler handler) {
         Objects.requireNonNull(handler, "handler");
         synchronized (maintenance) {
-            replayer.replay(config.directory(), fromPosition, syncer.durablePosition(), handler);
+            try {
+                replayer.replay(config.directory(), fromPosition, syncer.durablePosition(), handler);
+            } catch (IOException e) {
+                throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * As {@link #replay(long, RecordHandler)}, each record as a Chronicle {@code Bytes} view on the
+     * mapped segment (see {@link BytesRecordHandler}).
+     */
+    public void replayBytes(long fromPosition, BytesRecordHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        synchronized (maintenance) {
+            try {
+                replayer.replayBytes(config.directory(), fromPosition, syncer.durablePosition(), handler);
+            } catch (IOException e) {
+                throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
+            }
         }
     }
 
@@ -354,8 +386,12 @@ public final class CommitLog implements AutoCloseable {
      * files that lie wholly below it. Files that cannot go yet (not durable or still being written,
      * or not yet archived) are deleted as soon as they can; see {@link SegmentRetention}.
      */
-    public void discardUpTo(long position) throws IOException {
-        retention.discardUpTo(position);
+    public void discardUpTo(long position) {
+        try {
+            retention.discardUpTo(position);
+        } catch (IOException e) {
+            throw new UncheckedIOException("discarding " + config.directory() + " up to " + position + " failed: " + e.getMessage(), e);
+        }
     }
 
     /** Returns when everything appended before the call is durable, whatever the sync mode. */
@@ -410,6 +446,22 @@ public final class CommitLog implements AutoCloseable {
         segment.file().close();
         lifecycle.segmentCompleted(new CompletedSegment(segment.id(), segment.file().path(), segment.basePosition(),
                 segment.endPosition()));
+    }
+
+    /** Creates the log directory, saying which setting names it when a regular file is in the way. */
+    private static void createDirectory(Path directory) throws IOException {
+        if (Files.exists(directory) && !Files.isDirectory(directory)) {
+            throw new FileSystemException(directory.toString(), null, "not a directory (commitlog_directory); point "
+                    + "commitlog_directory at a directory, or at a path that does not exist yet (it is created)");
+        }
+        for (Path parent = directory.getParent(); parent != null; parent = parent.getParent()) {
+            if (Files.exists(parent) && !Files.isDirectory(parent)) {
+                // createDirectories would say only "Not a directory" about the path asked for.
+                throw new FileSystemException(parent.toString(), null, "not a directory, so commitlog_directory " + directory
+                        + " cannot be created under it");
+            }
+        }
+        Files.createDirectories(directory);
     }
 
     /** The first segment that may need archiving: the oldest one recovered. */

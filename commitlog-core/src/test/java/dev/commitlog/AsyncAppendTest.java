@@ -33,14 +33,12 @@ class AsyncAppendTest {
         final AtomicLong completed = new AtomicLong();
 
         @Override
-        public void durable(long position) {
-            durable.add(new long[] {position, log[0].durablePosition()});
-            completed.incrementAndGet();
-        }
-
-        @Override
-        public void failed(long position, Throwable cause) {
-            failed.add(position);
+        public void completed(long position, Throwable cause) {
+            if (cause == null) {
+                durable.add(new long[] {position, log[0].durablePosition()});
+            } else {
+                failed.add(position);
+            }
             completed.incrementAndGet();
         }
     }
@@ -190,19 +188,36 @@ class AsyncAppendTest {
         }
     }
 
+    /** A lambda is a callback: told (position, null) once the record is durable; one object serves every append. */
+    @Test
+    void aLambdaCallbackIsToldEachDurablePositionWithNoFailure() throws Exception {
+        ConcurrentLinkedQueue<long[]> told = new ConcurrentLinkedQueue<>();
+        CountDownLatch all = new CountDownLatch(50);
+        List<Long> appended = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(TestLogs.config(dir, SyncMode.ADAPTIVE).build())) {
+            AppendCallback callback = (position, failure) -> {
+                told.add(new long[] {position, failure == null ? log.durablePosition() : -1});
+                all.countDown();
+            };
+            for (int i = 0; i < 50; i++) {
+                appended.add(log.appendAsync(new byte[16], 0, 16, callback));
+            }
+            assertTrue(all.await(10, TimeUnit.SECONDS));
+        }
+        List<Long> positions = new ArrayList<>();
+        for (long[] entry : told) {
+            positions.add(entry[0]);
+            assertTrue(entry[1] > entry[0], "told durable at " + entry[0] + " with the durable position at " + entry[1]);
+        }
+        assertEquals(appended, positions);
+    }
+
     @Test
     void aThrowingCallbackDoesNotStopLaterCompletions() throws Exception {
         CountDownLatch later = new CountDownLatch(1);
         try (CommitLog log = CommitLog.open(TestLogs.config(dir, SyncMode.BATCH).build())) {
-            log.appendAsync(new byte[8], 0, 8, new AppendCallback() {
-                @Override
-                public void durable(long position) {
-                    throw new IllegalStateException("callback bug (expected in this test)");
-                }
-
-                @Override
-                public void failed(long position, Throwable cause) {
-                }
+            log.appendAsync(new byte[8], 0, 8, (position, failure) -> {
+                throw new IllegalStateException("callback bug (expected in this test)");
             });
             log.appendAsync(new byte[8], 0, 8).thenRun(later::countDown);
             assertTrue(later.await(10, TimeUnit.SECONDS));

@@ -11,14 +11,25 @@ final class ChildJvm {
     }
 
     static List<String> command(Class<?> mainClass, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        String flags = System.getProperty("commitlog.test.jvmFlags", "");
-        for (String flag : flags.trim().split("\\s+")) {
+        return command(jvmFlags(), mainClass, args);
+    }
+
+    /** The Chronicle flags surefire runs the tests with, one per element. */
+    static List<String> jvmFlags() {
+        List<String> flags = new ArrayList<>();
+        for (String flag : System.getProperty("commitlog.test.jvmFlags", "").trim().split("\\s+")) {
             if (!flag.isEmpty()) {
-                command.add(flag);
+                flags.add(flag);
             }
         }
+        return flags;
+    }
+
+    /** A child started with exactly {@code jvmFlags} (e.g. none, or all but one of the Chronicle flags). */
+    static List<String> command(List<String> jvmFlags, Class<?> mainClass, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(jvmFlags);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());

@@ -88,23 +88,17 @@ public final class KillChild {
      */
     private static void appendAsync(CommitLog log, FileOutputStream out, int generation, int thread) {
         AtomicInteger completed = new AtomicInteger();
-        AppendCallback printer = new AppendCallback() {
-            @Override
-            public void durable(long position) {
-                try {
-                    write(out, generation + " " + thread + " " + completed.get() + " " + position + "\n");
-                } catch (IOException e) {
-                    Runtime.getRuntime().halt(4);
-                }
-                completed.incrementAndGet();
+        AppendCallback printer = AppendCallback.of(position -> {
+            try {
+                write(out, generation + " " + thread + " " + completed.get() + " " + position + "\n");
+            } catch (IOException e) {
+                Runtime.getRuntime().halt(4);
             }
-
-            @Override
-            public void failed(long position, Throwable cause) {
-                cause.printStackTrace();
-                Runtime.getRuntime().halt(3);
-            }
-        };
+            completed.incrementAndGet();
+        }, (position, cause) -> {
+            cause.printStackTrace();
+            Runtime.getRuntime().halt(3);
+        });
         for (int seq = 0; ; seq++) {
             while (seq - completed.get() >= ASYNC_IN_FLIGHT) {
                 LockSupport.parkNanos(20_000);

@@ -277,19 +277,13 @@ class SimulatedPowerLossTest {
          * thread: the n-th completion acknowledges its n-th record.
          */
         private AppendCallback completionsOf(int thread) {
-            return new AppendCallback() {
-                @Override
-                public void durable(long position) {
-                    int seq = acked.get(thread);
-                    positions[thread][seq] = position;
-                    acked.set(thread, seq + 1); // volatile store: publishes positions[thread][seq]
-                }
-
-                @Override
-                public void failed(long position, Throwable cause) {
-                    failure.compareAndSet(null, cause);
-                }
-            };
+            return AppendCallback.of(position -> {
+                int seq = acked.get(thread);
+                positions[thread][seq] = position;
+                acked.set(thread, seq + 1); // volatile store: publishes positions[thread][seq]
+            }, (position, cause) -> {
+                failure.compareAndSet(null, cause);
+            });
         }
 
         /**

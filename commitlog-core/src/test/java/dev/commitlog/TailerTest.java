@@ -66,7 +66,7 @@ class TailerTest {
                         if (position >= durable && beyondDurable.get() == null) {
                             beyondDurable.set("record at " + position + " returned with the durable position at " + durable);
                         }
-                        seen.add(new TestLogs.Entry(position, payload.toByteArray()));
+                        seen.add(new TestLogs.Entry(position, TestLogs.bytes(payload)));
                     }, 100, 50, TimeUnit.MILLISECONDS);
                 }
             }
@@ -116,7 +116,7 @@ class TailerTest {
             List<TestLogs.Entry> expected = TestLogs.replayFrom(log, from);
             List<TestLogs.Entry> tailed = new ArrayList<>();
             try (LogTailer tailer = log.tailer(from)) {
-                while (tailer.poll((position, payload) -> tailed.add(new TestLogs.Entry(position, payload.toByteArray())), 7) > 0) {
+                while (tailer.poll((position, payload) -> tailed.add(new TestLogs.Entry(position, TestLogs.bytes(payload))), 7) > 0) {
                     assertTrue(tailed.size() <= expected.size());
                 }
             }
@@ -174,7 +174,7 @@ class TailerTest {
             // Segment 0 is still mapped: its remaining records come out whole.
             List<byte[]> rest = new ArrayList<>();
             PositionDiscardedException gone = assertThrows(PositionDiscardedException.class,
-                    () -> { while (tailer.poll((position, payload) -> rest.add(payload.toByteArray()), 100) > 0) { } });
+                    () -> { while (tailer.poll((position, payload) -> rest.add(TestLogs.bytes(payload)), 100) > 0) { } });
             for (int i = 0; i < rest.size(); i++) {
                 assertArrayEquals(payload(10 + i, 100), rest.get(i));
             }
@@ -239,9 +239,9 @@ class TailerTest {
             log.sync();
             AtomicLong sum = new AtomicLong();
             try (LogTailer tailer = log.tailer(0)) {
-                tailer.poll((position, payload) -> sum.addAndGet(payload.readRemaining()), 30_000); // warm up
+                tailer.poll((position, payload) -> sum.addAndGet(payload.remaining()), 30_000); // warm up
                 long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
-                int read = tailer.poll((position, payload) -> sum.addAndGet(payload.readRemaining()), 30_000);
+                int read = tailer.poll((position, payload) -> sum.addAndGet(payload.remaining()), 30_000);
                 long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
                 assertEquals(30_000, read);
                 // Noise of a few KB (the counter read, JIT activity) is tolerated; one 16-byte object per

@@ -71,8 +71,15 @@ final class TestLogs {
 
     static List<Entry> replayFrom(CommitLog log, long from) throws IOException {
         List<Entry> entries = new ArrayList<>();
-        log.replay(from, (position, payload) -> entries.add(new Entry(position, payload.toByteArray())));
+        log.replay(from, (position, payload) -> entries.add(new Entry(position, bytes(payload))));
         return entries;
+    }
+
+    /** A copy of a record view's bytes, from its position to its limit (the position is left alone). */
+    static byte[] bytes(ByteBuffer record) {
+        byte[] copy = new byte[record.remaining()];
+        record.get(record.position(), copy);
+        return copy;
     }
 
     /**

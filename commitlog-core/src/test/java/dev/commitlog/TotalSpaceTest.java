@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -52,7 +52,7 @@ class TotalSpaceTest {
                     for (;;) {
                         log.discardUpTo(requests.take());
                     }
-                } catch (InterruptedException | IOException | IllegalStateException e) {
+                } catch (InterruptedException | UncheckedIOException | IllegalStateException e) {
                     // test over
                 }
             });

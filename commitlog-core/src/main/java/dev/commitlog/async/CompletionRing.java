@@ -73,11 +73,7 @@ final class CompletionRing {
     @SuppressWarnings("unchecked")
     private static void complete(Object target, long position, Throwable failure) {
         if (target instanceof AppendCallback callback) {
-            if (failure == null) {
-                callback.durable(position);
-            } else {
-                callback.failed(position, failure);
-            }
+            callback.completed(position, failure);
         } else {
             CompletableFuture<Long> future = (CompletableFuture<Long>) target;
             if (failure == null) {

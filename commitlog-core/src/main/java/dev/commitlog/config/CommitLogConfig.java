@@ -42,7 +42,7 @@ public final class CommitLogConfig {
     private CommitLogConfig(Builder given) {
         this.given = given;
         this.directory = ConfigRules.directory(given);
-        this.syncMode = given.syncMode != null ? given.syncMode : SyncMode.PERIODIC;
+        this.syncMode = given.syncMode != null ? given.syncMode : SyncMode.ADAPTIVE;
         this.syncPeriod = ConfigRules.syncPeriod(given, syncMode);
         this.groupWindow = ConfigRules.groupWindow(given, syncMode);
         this.periodicLagBlock = ConfigRules.periodicLagBlock(given, syncMode, syncPeriod);
@@ -102,7 +102,7 @@ public final class CommitLogConfig {
         return directory;
     }
 
-    /** {@code commitlog_sync}, default {@link SyncMode#PERIODIC}. */
+    /** {@code commitlog_sync}, default {@link SyncMode#ADAPTIVE}: an append returns once it is durable. */
     public SyncMode syncMode() {
         return syncMode;
     }

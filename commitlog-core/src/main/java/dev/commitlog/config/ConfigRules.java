@@ -1,6 +1,7 @@
 package dev.commitlog.config;
 
 import dev.commitlog.config.CommitLogConfig.Builder;
+import dev.commitlog.segment.SegmentDescriptor;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -32,7 +33,7 @@ final class ConfigRules {
 
     /** Segments are written in whole pages; 4KiB is the page and block size we align to. */
     static final long SEGMENT_ALIGNMENT = 4096;
-    static final long MIN_SEGMENT_SIZE = 64L << 10;
+    static final long MIN_SEGMENT_SIZE = SegmentDescriptor.MIN_SEGMENT_SIZE; // shorter files are damage to replay
     static final long MAX_SEGMENT_SIZE = 1L << 30;
     /** Durations are used as nanosecond counts (System.nanoTime arithmetic), so must fit a long. */
     static final Duration MAX_DURATION = Duration.ofNanos(Long.MAX_VALUE);

@@ -42,6 +42,11 @@ public abstract class ForwardingStorageLayer implements StorageLayer {
     }
 
     @Override
+    public List<Path> listOther(Path directory) throws IOException {
+        return delegate.listOther(directory);
+    }
+
+    @Override
     public long size(Path path) throws IOException {
         return delegate.size(path);
     }

@@ -87,6 +87,15 @@ public final class MappedStorageLayer implements StorageLayer {
     }
 
     @Override
+    public List<Path> listOther(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            List<Path> result = new ArrayList<>();
+            files.filter(file -> !Files.isRegularFile(file)).forEach(result::add);
+            return result;
+        }
+    }
+
+    @Override
     public long size(Path path) throws IOException {
         return Files.size(path);
     }

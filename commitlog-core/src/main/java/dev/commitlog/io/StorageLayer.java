@@ -26,6 +26,15 @@ public interface StorageLayer {
     /** The regular files in {@code directory}, in no particular order. */
     List<Path> list(Path directory) throws IOException;
 
+    /**
+     * The entries of {@code directory} that are not regular files (directories, dangling links,
+     * sockets), so that one named like a segment file can be refused rather than passed over.
+     * None, for a file layer that holds only files.
+     */
+    default List<Path> listOther(Path directory) throws IOException {
+        return List.of();
+    }
+
     /** The length of a file in bytes. */
     long size(Path path) throws IOException;
 

@@ -20,6 +20,9 @@ import java.util.List;
  * and no lock is taken, so a live log can be read too: its files hold only flushed data.
  */
 public final class LogInspector {
+    /** Starts the reason of damage that makes a whole segment file unreadable: its header does not verify. */
+    public static final String DAMAGED_HEADER = LogWalker.DAMAGED_HEADER;
+
     /** One segment file: its decoded header, or why the header cannot be trusted ({@code header} is then null). */
     public record SegmentInfo(SegmentRef ref, long fileSize, SegmentHeader header, String headerProblem) {
     }
@@ -95,6 +98,11 @@ public final class LogInspector {
         LogWalker walker = new LogWalker(storage, policy, observer);
         try {
             LogWalker.End end = walker.walk(segments, from, Long.MAX_VALUE, tailFrom, new ObserverVisitor(observer));
+            if (end.insideSegment()) {
+                // As recovery does: files after the end are deleted, but a damaged header among them is damage.
+                LogRecovery.checkHeadersAfterEnd(segments.subList(end.segmentIndex() + 1, segments.size()), end.position(), policy,
+                        observer, storage);
+            }
             return new Summary(walker.records(), walker.damaged(), end.position(), tailFrom, false);
         } catch (Stop stop) {
             return new Summary(walker.records(), walker.damaged(), -1, tailFrom, true);

@@ -1,5 +1,6 @@
 package dev.commitlog.replay;
 
+import dev.commitlog.CorruptLogException;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
@@ -77,6 +78,7 @@ public final class LogRecovery {
                 tailFile = storage.open(ref.path(), true);
                 SegmentHeader header = SegmentHeader.decode(tailFile.buffer(), ref.id(), tailFile.size());
                 List<SegmentRef> after = kept.subList(end.segmentIndex() + 1, kept.size());
+                checkHeadersAfterEnd(after, end.position(), policy, listener, storage);
                 next = dropAfterEnd(after, header, end.position(), segmentSize, storage);
                 directoryChanged |= after.size() > (next == null ? 0 : 1);
                 after.clear();
@@ -114,6 +116,33 @@ public final class LogRecovery {
                 tailFile.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * A segment file after the end of the log whose header does not verify (e.g. its id disagrees
+     * with its file name: a copied or renamed file) is damage, as for any other segment
+     * (docs/format.md): no crash makes one, since a segment is renamed into place only once its
+     * header is synced. {@code strict} refuses to open, before anything is deleted; the other
+     * policies report it to the listener, and the file is then deleted with the rest of the files
+     * after the end (it cannot hold acknowledged records: the log ended before it).
+     */
+    static void checkHeadersAfterEnd(List<SegmentRef> after, long end, ReplayPolicy policy, CorruptionListener listener,
+                                             StorageLayer storage) throws IOException {
+        for (SegmentRef ref : after) {
+            String damage;
+            try (SegmentFile file = storage.open(ref.path(), false)) {
+                SegmentHeader.decode(file.buffer(), ref.id(), file.size());
+                continue;
+            } catch (SegmentHeaderException e) {
+                damage = LogWalker.DAMAGED_HEADER + e.getMessage();
+            }
+            if (policy == ReplayPolicy.STRICT) {
+                throw new CorruptLogException(ref.path(), 0, end, damage + " (a file after the end of the log, at position " + end + ")",
+                        "commitlog_replay_policy: strict refuses it; move the file out of the log directory (keep it for inspection), "
+                                + "or open under tolerate_tail or skip_corrupt, which report it and delete it");
+            }
+            listener.onCorruption(ref.path(), 0, end, damage, "deleted: it follows the end of the log at position " + end);
         }
     }
 

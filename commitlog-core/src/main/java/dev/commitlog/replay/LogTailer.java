@@ -1,5 +1,6 @@
 package dev.commitlog.replay;
 
+import dev.commitlog.BytesRecordHandler;
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.PositionDiscardedException;
 import dev.commitlog.RecordHandler;
@@ -9,6 +10,8 @@ import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +28,7 @@ import net.openhft.chronicle.bytes.VanillaBytes;
  *
  * <pre>{@code
  * try (LogTailer tailer = log.tailer(lastShipped)) {
- *     while (tailer.poll(replica::send, 1_000, 100, TimeUnit.MILLISECONDS) >= 0) { }
+ *     while (tailer.poll((position, record) -> replica.send(position, record), 1_000, 100, TimeUnit.MILLISECONDS) >= 0) { }
  * }
  * }</pre>
  *
@@ -44,8 +47,11 @@ import net.openhft.chronicle.bytes.VanillaBytes;
  *       file; if the next segment the tailer needs was deleted, {@link PositionDiscardedException}
  *       says where the log now starts, and the tailer stays where it was (it never skips ahead on
  *       its own: a replica that lost records must know).</li>
- *   <li>No allocation per record: one frame scanner and one {@code Bytes} view, re-pointed at each
- *       record (as {@link Replayer} does); a mapping per segment.</li>
+ *   <li>Records come as a read-only {@code ByteBuffer} ({@link #poll(RecordHandler, int)}, see
+ *       {@link RecordHandler} for what the view allows) or a Chronicle {@code Bytes}
+ *       ({@link #pollBytes(BytesRecordHandler, int)}).</li>
+ *   <li>No allocation per record: one frame scanner and one view, re-pointed at each record (as
+ *       {@link Replayer} does); a mapping (and a {@code ByteBuffer} view) per segment.</li>
  *   <li>Waiting: a timed poll spins briefly, then parks for growing intervals (10 us doubling to
  *       {@link #MAX_PARK_NANOS}), re-reading the durable position each time. The sync thread does
  *       not know tailers exist, so the flush path pays nothing for them; the cost is up to 1 ms of
@@ -63,13 +69,16 @@ public final class LogTailer implements AutoCloseable {
     private final LongSupplier durablePosition;
     private final BooleanSupplier logClosed;
     private final FrameScanner scanner = new FrameScanner();
-    private final VanillaBytes<Void> view = VanillaBytes.vanillaBytes();
+    private final VanillaBytes<Void> bytesView = VanillaBytes.vanillaBytes();
     /** Records below this are read past, not returned. */
     private final long from;
 
     /** The mapped segment being read, or null until the next one is opened. */
     private SegmentFile file;
     private BytesStore<?, ?> store;
+    /** A read-only view on {@link #file}'s mapping, re-pointed at each record; its byte order is kept across segments. */
+    private ByteBuffer bufferView;
+    private ByteOrder bufferOrder = ByteOrder.BIG_ENDIAN;
     /** The id and base position of {@link #file}, or of the segment to open next. */
     private long segmentId;
     private long base;
@@ -133,13 +142,38 @@ public final class LogTailer implements AutoCloseable {
 
     /**
      * Hands {@code handler} up to {@code maxRecords} durable records that follow the last one
-     * returned, without waiting. If the handler throws, that record is returned again by the next
-     * poll.
+     * returned, without waiting, each as a read-only {@code ByteBuffer} (see {@link RecordHandler}).
+     * If the handler throws, that record is returned again by the next poll.
      *
      * @return the number of records handed over; 0 if none is durable yet; -1 once the log is
      *         closed and every durable record has been returned
      */
     public int poll(RecordHandler handler, int maxRecords) throws IOException {
+        return pollOnce(handler, null, maxRecords);
+    }
+
+    /** As {@link #poll(RecordHandler, int)}, each record as a Chronicle {@code Bytes}. */
+    public int pollBytes(BytesRecordHandler handler, int maxRecords) throws IOException {
+        return pollOnce(null, handler, maxRecords);
+    }
+
+    /**
+     * As {@link #poll(RecordHandler, int)}, but when nothing is durable yet waits up to
+     * {@code timeout} for a record.
+     *
+     * @return as {@link #poll(RecordHandler, int)}; 0 when the timeout passed with nothing new
+     */
+    public int poll(RecordHandler handler, int maxRecords, long timeout, TimeUnit unit) throws IOException, InterruptedException {
+        return pollWaiting(handler, null, maxRecords, timeout, unit);
+    }
+
+    /** As {@link #poll(RecordHandler, int, long, TimeUnit)}, each record as a Chronicle {@code Bytes}. */
+    public int pollBytes(BytesRecordHandler handler, int maxRecords, long timeout, TimeUnit unit) throws IOException, InterruptedException {
+        return pollWaiting(null, handler, maxRecords, timeout, unit);
+    }
+
+    /** Exactly one of {@code buffers} and {@code bytes} is non-null. */
+    private int pollOnce(RecordHandler buffers, BytesRecordHandler bytes, int maxRecords) throws IOException {
         if (closed) {
             throw new IllegalStateException("this tailer is closed");
         }
@@ -157,7 +191,7 @@ public final class LogTailer implements AutoCloseable {
             switch (scanner.scan(offset)) {
                 case RECORD -> {
                     if (position >= from) {
-                        deliver(handler, position);
+                        deliver(buffers, bytes, position);
                         delivered++;
                     }
                     offset += scanner.alignedLength();
@@ -176,17 +210,12 @@ public final class LogTailer implements AutoCloseable {
         return delivered;
     }
 
-    /**
-     * As {@link #poll(RecordHandler, int)}, but when nothing is durable yet waits up to
-     * {@code timeout} for a record.
-     *
-     * @return as {@link #poll(RecordHandler, int)}; 0 when the timeout passed with nothing new
-     */
-    public int poll(RecordHandler handler, int maxRecords, long timeout, TimeUnit unit) throws IOException, InterruptedException {
+    private int pollWaiting(RecordHandler buffers, BytesRecordHandler bytes, int maxRecords, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         long park = MIN_PARK_NANOS;
         for (int idle = 0; ; idle++) {
-            int delivered = poll(handler, maxRecords);
+            int delivered = pollOnce(buffers, bytes, maxRecords);
             if (delivered != 0) {
                 return delivered;
             }
@@ -211,13 +240,18 @@ public final class LogTailer implements AutoCloseable {
         return Math.max(from, base + (file == null ? 0 : offset));
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private void deliver(RecordHandler handler, long position) {
+    private void deliver(RecordHandler buffers, BytesRecordHandler bytes, long position) {
         int payload = scanner.payloadOffset();
-        view.bytesStore((BytesStore) store, payload, scanner.payloadLength());
-        view.readLimit(payload + scanner.payloadLength());
-        view.readPosition(payload);
-        handler.onRecord(position, view);
+        if (buffers != null) {
+            if (bufferView == null) {
+                bufferView = file.buffer().asReadOnlyBuffer().order(bufferOrder);
+            }
+            RecordViews.point(bufferView, payload, scanner.payloadLength());
+            buffers.onRecord(position, bufferView);
+        } else {
+            RecordViews.point(bytesView, store, payload, scanner.payloadLength());
+            bytes.onRecord(position, bytesView);
+        }
     }
 
     /** Opens segment {@link #segmentId} once the durable position has passed into it. */
@@ -237,7 +271,7 @@ public final class LogTailer implements AutoCloseable {
             header = SegmentHeader.decode(next.buffer(), segmentId, next.size());
         } catch (SegmentHeaderException e) {
             next.close();
-            throw new CorruptLogException(path, 0, base, "damaged segment header: " + e.getMessage(), "the tailer cannot go past it");
+            throw new CorruptLogException(path, 0, base, LogWalker.DAMAGED_HEADER + e.getMessage(), "the tailer cannot go past it");
         }
         if (header.basePosition() != base) {
             next.close();
@@ -258,6 +292,14 @@ public final class LogTailer implements AutoCloseable {
         file.close();
         file = null;
         store = null;
+        dropBufferView();
+    }
+
+    private void dropBufferView() {
+        if (bufferView != null) {
+            bufferOrder = bufferView.order();
+            bufferView = null;
+        }
     }
 
     private long oldestPosition() throws IOException {
@@ -278,6 +320,7 @@ public final class LogTailer implements AutoCloseable {
             if (file != null) {
                 file.close();
                 file = null;
+                dropBufferView();
             }
         }
     }

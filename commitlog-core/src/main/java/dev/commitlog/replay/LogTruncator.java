@@ -89,7 +89,7 @@ public final class LogTruncator {
         try {
             return truncateLocked(directory, position, backupDirectory);
         } finally {
-            lock.close();
+            lock.closeLeavingNoTrace(); // a refused cut changes nothing, not even a lock file
         }
     }
 
@@ -158,6 +158,10 @@ public final class LogTruncator {
         for (int i = 0; i < segments.size(); i++) {
             SegmentHeader header = headers.get(i);
             if (header == null) {
+                if (i == 0 && position == 0) {
+                    // The first file's base is unknown (verify reports its damage at 0): cutting at 0 moves every file aside.
+                    return new Cut(0, 0, 0);
+                }
                 if (position == nextBase) {
                     return new Cut(i, 0, position); // a damaged file goes whole; the one before it ends at its base
                 }

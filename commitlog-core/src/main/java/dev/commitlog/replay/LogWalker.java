@@ -24,6 +24,8 @@ final class LogWalker {
             + "(keeps a backup of what it cuts)";
     /** Starts the reason of a bad frame that ends the log (at or after the durable mark). */
     static final String TORN_TAIL = "torn tail: ";
+    /** Starts the reason of a segment file whose header does not verify (the whole file is unreadable). */
+    static final String DAMAGED_HEADER = "damaged segment header: ";
 
     /** Where and why a walk ended. */
     record End(long position, int segmentIndex, int offset, boolean insideSegment) {
@@ -65,7 +67,7 @@ final class LogWalker {
                 try {
                     header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
                 } catch (SegmentHeaderException e) {
-                    damage(ref, 0, Math.max(expectedBase, 0), "damaged segment header: " + e.getMessage(), "segment skipped");
+                    damage(ref, 0, Math.max(expectedBase, 0), DAMAGED_HEADER + e.getMessage(), "segment skipped");
                     continue;
                 }
                 if (expectedBase >= 0 && header.basePosition() < expectedBase) {

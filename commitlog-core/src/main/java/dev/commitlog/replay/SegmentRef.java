@@ -6,6 +6,7 @@ import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,8 +16,19 @@ import java.util.List;
 /** A segment file found in the log directory: its id (from the name) and path. */
 public record SegmentRef(long id, Path path) {
 
-    /** The segment files in {@code directory}, oldest first. */
+    /**
+     * The segment files in {@code directory}, oldest first.
+     *
+     * @throws FileSystemException if an entry named like a segment file is not a regular file (a
+     *                             directory, say): the log cannot be read, or grow, past it
+     */
     public static List<SegmentRef> list(StorageLayer storage, Path directory) throws IOException {
+        for (Path other : storage.listOther(directory)) {
+            if (SegmentDescriptor.parseId(other.getFileName().toString()) >= 0) {
+                throw new FileSystemException(other.toString(), null, "named like a segment file but not a regular file (a directory?); "
+                        + "move it out of the log directory");
+            }
+        }
         List<SegmentRef> refs = new ArrayList<>();
         for (Path file : storage.list(directory)) {
             long id = SegmentDescriptor.parseId(file.getFileName().toString());

@@ -29,6 +29,8 @@ public final class SegmentDescriptor {
     public static final long MAGIC = 0x0047_4553_474F_4C43L;
     public static final int FORMAT_VERSION = 1;
     public static final int HEADER_LENGTH = 64;
+    /** The smallest segment file a log makes (commitlog_segment_size's minimum); a shorter one is damage. */
+    public static final int MIN_SEGMENT_SIZE = 64 << 10;
 
     public static final int MAGIC_OFFSET = 0;
     public static final int VERSION_OFFSET = 8;

@@ -36,11 +36,18 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
      */
     public static SegmentHeader decode(ByteBuffer file, long expectedId, long fileLength) {
         if (fileLength < HEADER_LENGTH) {
-            throw new SegmentHeaderException("file is " + fileLength + " bytes, shorter than a segment header");
+            throw new SegmentHeaderException("too short: the file is " + fileLength + " bytes, shorter than a segment header ("
+                    + HEADER_LENGTH + ")");
         }
         ByteBuffer b = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         long magic = b.getLong(MAGIC_OFFSET);
         if (magic != MAGIC) {
+            if (fileLength < MIN_SEGMENT_SIZE) {
+                // Shorter than any segment a log makes: say so first, the magic is the lesser news.
+                throw new SegmentHeaderException(String.format("too short: the file is %d bytes, and a segment file is at least %d "
+                        + "(commitlog_segment_size is at least 64KiB); it is not a segment file, or the start of one cut short "
+                        + "(bad magic 0x%016x)", fileLength, MIN_SEGMENT_SIZE, magic));
+            }
             throw new SegmentHeaderException(String.format("bad magic 0x%016x (expected 0x%016x)", magic, MAGIC));
         }
         int storedCrc = b.getInt(HEADER_CRC_OFFSET);
@@ -62,7 +69,8 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
         }
         int size = b.getInt(SEGMENT_SIZE_OFFSET);
         if (size != fileLength) {
-            throw new SegmentHeaderException("header says " + size + " bytes but the file has " + fileLength);
+            throw new SegmentHeaderException((fileLength < size ? "too short (cut short?): " : "") + "header says " + size
+                    + " bytes but the file has " + fileLength);
         }
         long base = b.getLong(BASE_POSITION_OFFSET);
         if (base < 0 || base > Long.MAX_VALUE - size) {

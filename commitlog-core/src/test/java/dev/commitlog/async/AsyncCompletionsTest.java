@@ -74,17 +74,11 @@ class AsyncCompletionsTest {
         final List<String> seen = new CopyOnWriteArrayList<>();
 
         AppendCallback callback(String name) {
-            return new AppendCallback() {
-                @Override
-                public void durable(long position) {
-                    seen.add(name + " durable at " + position);
-                }
-
-                @Override
-                public void failed(long position, Throwable cause) {
-                    seen.add(name + " failed at " + position + ": " + cause.getMessage());
-                }
-            };
+            return AppendCallback.of(position -> {
+                seen.add(name + " durable at " + position);
+            }, (position, cause) -> {
+                seen.add(name + " failed at " + position + ": " + cause.getMessage());
+            });
         }
 
         void awaitCount(int count) {

@@ -25,7 +25,7 @@ class CommitLogConfigBuilderTest {
     void defaults() {
         CommitLogConfig config = CommitLogConfig.builder(DIR).build();
         assertEquals(DIR, config.directory());
-        assertEquals(SyncMode.PERIODIC, config.syncMode());
+        assertEquals(SyncMode.ADAPTIVE, config.syncMode());
         assertEquals(Duration.ofMillis(10_000), config.syncPeriod());
         assertEquals(Duration.ofMillis(10), config.groupWindow());
         assertEquals(Duration.ofMillis(15_000), config.periodicLagBlock());
@@ -70,7 +70,7 @@ class CommitLogConfigBuilderTest {
 
     @Test
     void derivedDefaultsFollowWhatTheyDeriveFrom() {
-        CommitLogConfig config = CommitLogConfig.builder(DIR).syncPeriod(Duration.ofMillis(2000)).segmentSize(1 << 20).build();
+        CommitLogConfig config = periodicBuilder().syncPeriod(Duration.ofMillis(2000)).segmentSize(1 << 20).build();
         assertEquals(Duration.ofMillis(3000), config.periodicLagBlock());
         assertEquals(1 << 19, config.maxRecordSize());
     }
@@ -78,7 +78,7 @@ class CommitLogConfigBuilderTest {
     @Test
     void lagBlockDefaultIsCappedAtTheLongestDuration() {
         Duration longest = Duration.ofNanos(Long.MAX_VALUE);
-        assertEquals(longest, CommitLogConfig.builder(DIR).syncPeriod(longest).build().periodicLagBlock());
+        assertEquals(longest, periodicBuilder().syncPeriod(longest).build().periodicLagBlock());
     }
 
     @Test
@@ -102,7 +102,7 @@ class CommitLogConfigBuilderTest {
 
     @Test
     void syncPeriodThenBatchModeIsRejected() {
-        assertRejected(() -> CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(1)).syncMode(SyncMode.BATCH).build(),
+        assertRejected(() -> periodicBuilder().syncPeriod(Duration.ofSeconds(1)).syncMode(SyncMode.BATCH).build(),
                 "commitlog_sync_period", "'1s' is only used when commitlog_sync is periodic, but commitlog_sync is batch");
     }
 
@@ -115,7 +115,7 @@ class CommitLogConfigBuilderTest {
     @Test
     void groupWindowWithPeriodicModeIsRejected() {
         assertRejected(() -> CommitLogConfig.builder(DIR).groupWindow(Duration.ofMillis(5)).build(),
-                "commitlog_sync_group_window", "'5ms'", "commitlog_sync is periodic");
+                "commitlog_sync_group_window", "'5ms'", "commitlog_sync is adaptive");
     }
 
     @Test
@@ -134,14 +134,14 @@ class CommitLogConfigBuilderTest {
 
     @Test
     void lagBlockShorterThanThePeriodIsRejected() {
-        assertRejected(() -> CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(10)).periodicLagBlock(Duration.ofSeconds(9)).build(),
+        assertRejected(() -> periodicBuilder().syncPeriod(Duration.ofSeconds(10)).periodicLagBlock(Duration.ofSeconds(9)).build(),
                 "periodic_commitlog_sync_lag_block", "'9s'", "shorter than commitlog_sync_period (10s)");
     }
 
     @Test
     void lagBlockEqualToThePeriodIsAccepted() {
         Duration period = Duration.ofSeconds(10);
-        assertEquals(period, CommitLogConfig.builder(DIR).syncPeriod(period).periodicLagBlock(period).build().periodicLagBlock());
+        assertEquals(period, periodicBuilder().syncPeriod(period).periodicLagBlock(period).build().periodicLagBlock());
     }
 
     @Test
@@ -152,9 +152,9 @@ class CommitLogConfigBuilderTest {
 
     @Test
     void zeroOrNegativeSyncPeriodIsRejected() {
-        assertRejected(() -> CommitLogConfig.builder(DIR).syncPeriod(Duration.ZERO).build(), "commitlog_sync_period", "'0ms'");
-        assertRejected(() -> CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(-1)).build(), "commitlog_sync_period", "'-1s'");
-        assertRejected(() -> CommitLogConfig.builder(DIR).periodicLagBlock(Duration.ofSeconds(-1)).build(),
+        assertRejected(() -> periodicBuilder().syncPeriod(Duration.ZERO).build(), "commitlog_sync_period", "'0ms'");
+        assertRejected(() -> periodicBuilder().syncPeriod(Duration.ofSeconds(-1)).build(), "commitlog_sync_period", "'-1s'");
+        assertRejected(() -> periodicBuilder().periodicLagBlock(Duration.ofSeconds(-1)).build(),
                 "periodic_commitlog_sync_lag_block", "'-1s'");
     }
 
@@ -241,7 +241,7 @@ class CommitLogConfigBuilderTest {
 
     @Test
     void nullUnsetsASettingBackToItsDefault() {
-        CommitLogConfig config = CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(1)).syncPeriod(null)
+        CommitLogConfig config = periodicBuilder().syncPeriod(Duration.ofSeconds(1)).syncPeriod(null)
                 .syncMode(SyncMode.BATCH).build();
         assertEquals(SyncMode.BATCH, config.syncMode());
         assertEquals(Duration.ofMillis(10_000), config.syncPeriod());
@@ -254,7 +254,7 @@ class CommitLogConfigBuilderTest {
         assertEquals(SyncMode.GROUP, defaults.toBuilder().syncMode(SyncMode.GROUP).build().syncMode());
         assertEquals(1 << 19, defaults.toBuilder().segmentSize(1 << 20).build().maxRecordSize());
 
-        CommitLogConfig explicit = CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(1)).build();
+        CommitLogConfig explicit = periodicBuilder().syncPeriod(Duration.ofSeconds(1)).build();
         assertEquals(explicit, explicit.toBuilder().build());
         assertRejected(() -> explicit.toBuilder().syncMode(SyncMode.BATCH).build(), "commitlog_sync_period", "'1s'");
     }
@@ -264,14 +264,14 @@ class CommitLogConfigBuilderTest {
         CommitLogConfig.Builder builder = CommitLogConfig.builder(DIR);
         CommitLogConfig first = builder.build();
         builder.syncMode(SyncMode.BATCH);
-        assertEquals(SyncMode.PERIODIC, first.syncMode());
+        assertEquals(SyncMode.ADAPTIVE, first.syncMode());
         assertEquals(SyncMode.GROUP, first.toBuilder().syncMode(SyncMode.GROUP).build().syncMode());
     }
 
     @Test
     void equalityIsByResolvedValues() {
         CommitLogConfig byDefault = CommitLogConfig.builder(DIR).build();
-        CommitLogConfig explicit = CommitLogConfig.builder(DIR).syncPeriod(Duration.ofSeconds(10)).segmentSize(32 << 20).build();
+        CommitLogConfig explicit = CommitLogConfig.builder(DIR).syncMode(SyncMode.ADAPTIVE).segmentSize(32 << 20).build();
         assertEquals(byDefault, explicit);
         assertEquals(byDefault.hashCode(), explicit.hashCode());
         assertNotEquals(byDefault, CommitLogConfig.builder(DIR).replayPolicy(ReplayPolicy.STRICT).build());
@@ -281,7 +281,7 @@ class CommitLogConfigBuilderTest {
     @Test
     void toStringPrintsEveryKeyWithItsValueInUnits() {
         String text = CommitLogConfig.builder(DIR).build().toString();
-        assertEquals("CommitLogConfig{commitlog_directory: " + DIR + ", commitlog_sync: periodic, commitlog_sync_period: 10s, "
+        assertEquals("CommitLogConfig{commitlog_directory: " + DIR + ", commitlog_sync: adaptive, commitlog_sync_period: 10s, "
                 + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_durable_mark_interval: 10ms, "
                 + "commitlog_segment_size: 32MiB, "
                 + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commit_failure_policy: stop, "
@@ -292,7 +292,7 @@ class CommitLogConfigBuilderTest {
     void toStringRoundTripsThroughYaml() {
         CommitLogConfig[] configs = {
             CommitLogConfig.builder(DIR).build(),
-            CommitLogConfig.builder(DIR).syncPeriod(Duration.ofNanos(1_500_001)).periodicLagBlock(Duration.ofMinutes(2))
+            periodicBuilder().syncPeriod(Duration.ofNanos(1_500_001)).periodicLagBlock(Duration.ofMinutes(2))
                     .segmentSize(1 << 30).maxRecordSize(12345).totalSpace(3L << 30)
                     .commitFailurePolicy(CommitFailurePolicy.DIE).replayPolicy(ReplayPolicy.STRICT)
                     .filePermissions(EnumSet.of(OWNER_READ, OWNER_WRITE, GROUP_READ)).build(),
@@ -321,6 +321,10 @@ class CommitLogConfigBuilderTest {
             }
         }
         return yaml.toString();
+    }
+
+    private static CommitLogConfig.Builder periodicBuilder() {
+        return CommitLogConfig.builder(DIR).syncMode(SyncMode.PERIODIC);
     }
 
     private static CommitLogConfig.Builder groupBuilder() {

@@ -1,6 +1,7 @@
 package dev.commitlog.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,8 +21,30 @@ class ConfigFileTest {
     @Test
     void shippedFileLoadsWithTheDocumentedDefaults() throws IOException {
         CommitLogConfig config = CommitLogConfig.load(SHIPPED);
-        assertEquals(Path.of("/var/lib/commitlog"), config.directory());
         assertEquals(CommitLogConfig.builder(config.directory()).build(), config);
+        assertEquals(SyncMode.ADAPTIVE, config.syncMode(), "the shipped file keeps durable before acknowledged");
+    }
+
+    /** Relative, so it works from the repository root as shipped (resolved against the working directory). */
+    @Test
+    void shippedFileNamesARelativeDirectoryAndSaysWhereToPointItInProduction() throws IOException {
+        String text = Files.readString(SHIPPED);
+        assertTrue(text.contains("\ncommitlog_directory: data/commitlog\n"), "the shipped directory is relative");
+        assertEquals(Path.of("data/commitlog").toAbsolutePath().normalize(), CommitLogConfig.load(SHIPPED).directory());
+        assertTrue(text.contains("In production, set commitlog_directory to an\n# absolute path"), "says where to point it");
+    }
+
+    /** Segments are deleted once discarded (SegmentRetention), never recycled: the file must not say otherwise. */
+    @Test
+    void shippedFileSaysSegmentsAreDeletedNotRecycled() throws IOException {
+        String text = Files.readString(SHIPPED);
+        assertFalse(text.contains("recycled"), "segments are deleted, not recycled");
+        assertTrue(text.contains("deleted whole once\n# discardUpTo has passed their end"));
+    }
+
+    @Test
+    void defaultModeInCodeIsAdaptive() {
+        assertEquals(SyncMode.ADAPTIVE, CommitLogConfig.builder(Path.of("d")).build().syncMode());
     }
 
     @Test
@@ -34,12 +57,15 @@ class ConfigFileTest {
     }
 
     @Test
-    void shippedFileStillLoadsInEveryModeOnceTheOtherModesKeysAreCommentedOut() throws IOException {
-        String text = Files.readString(SHIPPED).replace("\ncommitlog_sync_period:", "\n# commitlog_sync_period:");
-        assertEquals(SyncMode.BATCH, CommitLogConfig.parse(text.replace("commitlog_sync: periodic", "commitlog_sync: batch")).syncMode());
-        String group = text.replace("commitlog_sync: periodic", "commitlog_sync: group")
+    void shippedFileLoadsInEveryModeOnceThatModesKeysAreUncommented() throws IOException {
+        String text = Files.readString(SHIPPED);
+        assertEquals(SyncMode.BATCH, CommitLogConfig.parse(text.replace("commitlog_sync: adaptive", "commitlog_sync: batch")).syncMode());
+        String group = text.replace("commitlog_sync: adaptive", "commitlog_sync: group")
                 .replace("# commitlog_sync_group_window: 10ms", "commitlog_sync_group_window: 10ms");
         assertEquals(SyncMode.GROUP, CommitLogConfig.parse(group).syncMode());
+        String periodic = text.replace("commitlog_sync: adaptive", "commitlog_sync: periodic")
+                .replace("# commitlog_sync_period: 10000ms", "commitlog_sync_period: 10000ms");
+        assertEquals(SyncMode.PERIODIC, CommitLogConfig.parse(periodic).syncMode());
     }
 
     @Test

@@ -246,7 +246,7 @@ class YamlConfigLoaderTest {
 
     @Test
     void groupWindowWithNonGroupModeIsRejected() {
-        rejected(DIR + "commitlog_sync_group_window: 10ms\n", "commitlog_sync_group_window", "'10ms'", "commitlog_sync is periodic");
+        rejected(DIR + "commitlog_sync_group_window: 10ms\n", "commitlog_sync_group_window", "'10ms'", "commitlog_sync is adaptive");
         rejected(DIR + "commitlog_sync: batch\ncommitlog_sync_group_window: 10ms\n", "commitlog_sync_group_window", "'10ms'",
                 "commitlog_sync is batch");
     }
@@ -259,7 +259,7 @@ class YamlConfigLoaderTest {
 
     @Test
     void lagBlockShorterThanThePeriodIsRejected() {
-        rejected(DIR + "commitlog_sync_period: 10s\nperiodic_commitlog_sync_lag_block: 9999ms\n", "periodic_commitlog_sync_lag_block",
+        rejected(DIR + "commitlog_sync: periodic\ncommitlog_sync_period: 10s\nperiodic_commitlog_sync_lag_block: 9999ms\n", "periodic_commitlog_sync_lag_block",
                 "'9999ms' is shorter than commitlog_sync_period (10s)");
     }
 
@@ -275,7 +275,7 @@ class YamlConfigLoaderTest {
 
     @Test
     void zeroSyncPeriodIsRejected() {
-        rejected(DIR + "commitlog_sync_period: 0s\n", "commitlog_sync_period", "'0s' is not positive");
+        rejected(DIR + "commitlog_sync: periodic\ncommitlog_sync_period: 0s\n", "commitlog_sync_period", "'0s' is not positive");
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.commitlog.replay;
 import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
 
 import dev.commitlog.CorruptLogException;
-import dev.commitlog.RecordHandler;
+import dev.commitlog.BytesRecordHandler;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.record.FrameChecksum;
@@ -73,7 +73,7 @@ final class ReplayProperties {
     private long liveReplay(SimulatedDisk disk) {
         Deliveries deliveries = new Deliveries("live replay");
         try {
-            new Replayer(disk, policy, listener("live replay", disk)).replay(DIRECTORY, 0, pristine.endPosition, deliveries);
+            new Replayer(disk, policy, listener("live replay", disk)).replayBytes(DIRECTORY, 0, pristine.endPosition, deliveries);
         } catch (CorruptLogException e) {
             checkThrown("live replay", e, disk);
         } catch (Throwable e) {
@@ -157,7 +157,7 @@ final class ReplayProperties {
     private Deliveries replayRecovered(SimulatedDisk disk, LogRecovery.Recovered recovered, String stage) {
         Deliveries deliveries = new Deliveries(stage);
         try {
-            new Replayer(disk, policy, listener(stage, disk)).replay(DIRECTORY, 0, recovered.endPosition(), deliveries);
+            new Replayer(disk, policy, listener(stage, disk)).replayBytes(DIRECTORY, 0, recovered.endPosition(), deliveries);
         } catch (Throwable e) {
             throw unexpected(stage + " (of a log recovery accepted)", e);
         }
@@ -165,7 +165,7 @@ final class ReplayProperties {
     }
 
     /** Collects and verifies each record handed to the handler. */
-    private final class Deliveries implements RecordHandler {
+    private final class Deliveries implements BytesRecordHandler {
         private final String stage;
         private final List<Long> positions = new ArrayList<>();
         private long nextAllowed;

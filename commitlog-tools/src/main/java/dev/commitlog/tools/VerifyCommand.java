@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -46,8 +48,7 @@ final class VerifyCommand implements Callable<Integer> {
             boolean torn = LogInspector.isTornTail(e.reason());
             out.println((torn ? "TORN TAIL" : "CORRUPT") + " at " + Where.at(e.position(), e.file(), e.offset()) + ": " + e.reason());
             out.println("the log does not open under commitlog_replay_policy: " + policyName + " (" + verdict.records
-                    + " records verified before it); to go on: truncate-after " + directory + " " + e.position()
-                    + " (backs up what it cuts)" + (torn ? "" : ", or open with commitlog_replay_policy: skip_corrupt"));
+                    + " records verified before it); to go on: " + wayForward(directory, e, torn));
             return ExitCode.DAMAGED;
         }
         String range = verdict.records == 0 ? "no records" : "records at positions " + verdict.first + " to " + verdict.last;
@@ -56,7 +57,31 @@ final class VerifyCommand implements Callable<Integer> {
             out.println("notice: " + verdict.tornTail + "; open cuts it off under commitlog_replay_policy: " + policyName
                     + " (strict would refuse: verify --strict)");
         }
+        for (String afterEnd : verdict.afterEnd) {
+            out.println("notice: " + afterEnd + "; open reports it and deletes the file under commitlog_replay_policy: " + policyName
+                    + " (strict would refuse: verify --strict)");
+        }
         return ExitCode.OK;
+    }
+
+    /**
+     * What to run next. A damaged header makes the whole file unreadable: truncate-after at its
+     * position moves it and every later file into a backup; when it is the first segment file, moving
+     * that file alone out of the directory keeps the rest (the log then starts at the next file).
+     */
+    private static String wayForward(Path directory, CorruptLogException e, boolean torn) throws IOException {
+        String truncate = "truncate-after " + directory + " " + e.position();
+        if (!e.reason().startsWith(LogInspector.DAMAGED_HEADER)) {
+            return truncate + " (backs up what it cuts)" + (torn ? "" : ", or open with commitlog_replay_policy: skip_corrupt");
+        }
+        List<LogInspector.SegmentInfo> segments = new LogInspector().segments(directory);
+        boolean first = !segments.isEmpty() && segments.get(0).ref().path().equals(e.file());
+        String advice = truncate + " (moves " + e.file().getFileName() + " and every later segment file into a backup)";
+        if (first) {
+            advice += ", or move " + e.file().getFileName() + " alone out of " + directory
+                    + " (keep it for inspection): the log then starts at the next segment file";
+        }
+        return advice + ", or open with commitlog_replay_policy: skip_corrupt (skips the file)";
     }
 
     private static final class Verdict implements LogInspector.Observer {
@@ -64,6 +89,7 @@ final class VerifyCommand implements Callable<Integer> {
         private long first = -1;
         private long last = -1;
         private String tornTail;
+        private final List<String> afterEnd = new ArrayList<>();
 
         @Override
         public boolean onRecord(long position, ByteBuffer payload) {
@@ -75,8 +101,12 @@ final class VerifyCommand implements Callable<Integer> {
 
         @Override
         public void onCorruption(Path file, long offset, long position, String reason, String action) {
-            // Under tolerate_tail only a torn tail is reported; everything else throws.
-            tornTail = "TORN TAIL at " + Where.at(position, file, offset) + ": " + reason;
+            // Under tolerate_tail only a torn tail, and damaged headers of files after the end, are reported; everything else throws.
+            if (LogInspector.isTornTail(reason)) {
+                tornTail = "TORN TAIL at " + Where.at(position, file, offset) + ": " + reason;
+            } else {
+                afterEnd.add("DAMAGE AFTER THE END in " + file.getFileName() + ": " + reason);
+            }
         }
     }
 }

@@ -85,7 +85,7 @@ class DumpCommandTest extends WrittenLogTest {
         log.cutFile(log.segment(1), 30_000);
         ToolRun run = ToolRun.of("dump", dir).succeeded(ExitCode.OK);
         String damage = run.outLines().stream().filter(l -> l.startsWith("DAMAGE")).findFirst().orElseThrow(() -> new AssertionError(run.out()));
-        assertTrue(damage.contains("commitlog-00000000000000000001.log") && damage.contains("damaged segment header: header says 65536 bytes but the file has 30000"),
+        assertTrue(damage.contains("commitlog-00000000000000000001.log") && damage.contains("damaged segment header: too short (cut short?): header says 65536 bytes but the file has 30000"),
                 damage);
         List<Long> shown = recordPositions(run);
         assertEquals(log.positions.subList(0, 8), shown.subList(0, 8));

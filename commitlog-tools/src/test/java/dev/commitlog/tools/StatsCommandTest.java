@@ -36,7 +36,7 @@ class StatsCommandTest extends WrittenLogTest {
         log.cutFile(log.segment(2), 100);
         ToolRun run = ToolRun.of("stats", dir).succeeded(ExitCode.OK);
         List<String> lines = run.outLines();
-        assertTrue(lines.get(4).startsWith("  commitlog-00000000000000000002.log  100 bytes  HEADER DAMAGED: header says 65536 bytes"), lines.get(4));
+        assertTrue(lines.get(4).startsWith("  commitlog-00000000000000000002.log  100 bytes  HEADER DAMAGED: too short (cut short?): header says 65536 bytes"), lines.get(4));
         assertEquals("records          15", lines.get(6), run.out());
         // Three reports: the bad record, the bad header, and the gap that file leaves before segment 3.
         assertEquals("damaged frames   3 (run dump or verify to see them)", lines.get(11));

@@ -153,8 +153,8 @@ final class TestLog {
         try (CommitLog log = CommitLog.open(config(dir, policy))) {
             log.replay(0, (position, record) -> {
                 int index = positions.indexOf(position);
-                assertEquals(PAYLOAD, record.readRemaining());
-                assertEquals((byte) index, record.readByte(record.readPosition()), "record at " + position);
+                assertEquals(PAYLOAD, record.remaining());
+                assertEquals((byte) index, record.get(record.position()), "record at " + position);
                 replayed.add(position);
             });
         }

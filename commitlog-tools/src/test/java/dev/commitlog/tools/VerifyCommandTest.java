@@ -57,7 +57,7 @@ class VerifyCommandTest extends WrittenLogTest {
         log.cutFile(log.segment(1), 40_000);
         ToolRun run = ToolRun.of("verify", dir).succeeded(ExitCode.DAMAGED);
         assertTrue(run.outLines().get(0).startsWith("CORRUPT at position " + TestLog.SEGMENT_SIZE + " (commitlog-00000000000000000001.log, offset 0): "
-                + "damaged segment header: header says 65536 bytes but the file has 40000"), run.out());
+                + "damaged segment header: too short (cut short?): header says 65536 bytes but the file has 40000"), run.out());
         assertOpenAgrees(ReplayPolicy.TOLERATE_TAIL, TestLog.SEGMENT_SIZE);
     }
 

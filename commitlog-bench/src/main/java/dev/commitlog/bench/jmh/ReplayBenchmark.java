@@ -1,7 +1,7 @@
 package dev.commitlog.bench.jmh;
 
 import dev.commitlog.CommitLog;
-import dev.commitlog.RecordHandler;
+import dev.commitlog.BytesRecordHandler;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
@@ -59,7 +59,7 @@ public class ReplayBenchmark {
     }
 
     /** Sums what the handler sees, touching every payload byte as a real consumer would. */
-    private static final class Summer implements RecordHandler {
+    private static final class Summer implements BytesRecordHandler {
         long bytes;
         long checksum;
 
@@ -103,7 +103,7 @@ public class ReplayBenchmark {
     @Benchmark
     public long replay(Replayed replayed) throws IOException {
         Summer summer = new Summer();
-        log.replay(0, summer);
+        log.replayBytes(0, summer);
         if (summer.bytes != expectedBytes) {
             throw new IllegalStateException("replayed " + summer.bytes + " payload bytes, expected " + expectedBytes);
         }

@@ -101,7 +101,15 @@ final class AsyncSubmitter implements AppendCallback {
     }
 
     @Override
-    public void durable(long position) {
+    public void completed(long position, Throwable cause) {
+        if (cause == null) {
+            durable(position);
+        } else {
+            failed(position, cause);
+        }
+    }
+
+    private void durable(long position) {
         long n = completed;
         if (phase.measuring()) {   // completed inside the window: the count is the durable rate
             long latency = System.nanoTime() - submitNanos[(int) n & mask];
@@ -110,8 +118,7 @@ final class AsyncSubmitter implements AppendCallback {
         complete(n);
     }
 
-    @Override
-    public void failed(long position, Throwable cause) {
+    private void failed(long position, Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
