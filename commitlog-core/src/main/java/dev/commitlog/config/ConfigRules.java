@@ -20,8 +20,8 @@ final class ConfigRules {
     static final Duration DEFAULT_SYNC_PERIOD = Duration.ofMillis(10_000);
     static final Duration DEFAULT_GROUP_WINDOW = Duration.ofMillis(10);
     /**
-     * Rewriting the durable mark puts the header's block into a flush's fdatasync (measured here: a
-     * 100-byte flush took a median 147-179 us alone, 172-204 us with the header). The mark is a
+     * Rewriting the durable mark puts the header's block into a flush's fdatasync (docs/benchmarks.md,
+     * "Measurements behind the design", has its cost). The mark is a
      * lower bound, so skipping rewrites is crash-safe; what widens is the tail window in which media
      * damage is read as a torn tail (docs/format.md).
      */

@@ -69,8 +69,6 @@ public final class CommitLogMeterBinder implements MeterBinder {
                 CommitLogMetrics::oversizeRejected);
         counter(registry, "commitlog.appends.lag.blocked", "periodic-mode appends that blocked because syncing lagged",
                 CommitLogMetrics::lagBlocks);
-        counter(registry, "commitlog.flushes.overlapped", "flushes that started while another was running",
-                CommitLogMetrics::overlappedFlushes);
         counter(registry, "commitlog.records.flushed", "records made durable", CommitLogMetrics::recordsFlushed);
         FunctionCounter.builder("commitlog.bytes.flushed", this, binder -> binder.current().bytesFlushed())
                 .description("bytes of segment made durable").baseUnit("bytes").tags(tags).register(registry);
