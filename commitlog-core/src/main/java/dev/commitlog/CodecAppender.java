@@ -86,7 +86,7 @@ final class CodecAppender {
         AppendSlot slot = context.slot;
         FrameChecksum checksum = context.checksum;
         int used = alignedFrameLength(written);
-        ByteBuffer memory = context.targets.segmentView(segment);
+        ByteBuffer memory = context.targets.segmentView(segment).clear(); // absolute puts below reach past the codec's limit
         int frameEnd = (int) slot.offset() + used;
         for (int padding = payloadStart + written; padding < frameEnd; padding++) {
             memory.put(padding, (byte) 0);

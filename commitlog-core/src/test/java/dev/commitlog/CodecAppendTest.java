@@ -81,6 +81,24 @@ class CodecAppendTest {
     }
 
     @Test
+    void exactSizeRecordsOfEveryPaddingRoundTrip() throws Exception {
+        RecordCodec<String> exact = new DelegatingText() {
+            @Override
+            public int maxEncodedLength(String record) {
+                return record.length(); // ASCII: exact
+            }
+        };
+        Map<Long, String> appended = new LinkedHashMap<>();
+        try (CommitLog log = CommitLog.open(smallSegments())) {
+            for (int length = 0; length < 40; length++) { // every padding from 0 to 7 bytes, several times
+                String record = "p".repeat(length);
+                appended.put(log.append(record, exact), record);
+            }
+            assertEquals(appended, replay(log, exact));
+        }
+    }
+
+    @Test
     void unboundedRecordsAreStagedAndCopiedWhateverTheirSize() throws Exception {
         Map<Long, String> appended = new LinkedHashMap<>();
         try (CommitLog log = CommitLog.open(config(dir, SyncMode.BATCH).build())) {
