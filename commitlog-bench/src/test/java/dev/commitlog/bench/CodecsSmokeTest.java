@@ -30,7 +30,7 @@ class CodecsSmokeTest {
         for (String row : List.of("| raw | byte[] copy (pre-encoded) | ", "| hand | in place (Chronicle Bytes) | ", "| json | staged + copy | ")) {
             assertTrue(table.contains(row), row + " missing from\n" + table);
         }
-        assertTrue(table.matches("(?s).*\\| raw \\|[^\\n]*\\(1\\.00\\)[^\\n]*"), "raw is its own ceiling:\n" + table);
+        assertTrue(table.matches("(?s).*\\| raw \\|[^\\n]*\\(1\\.00\\).*"), "raw is its own ceiling:\n" + table);
         try (Stream<Path> left = Files.list(tmp)) {
             assertEquals(0, left.count(), "the logs are deleted afterwards");
         }

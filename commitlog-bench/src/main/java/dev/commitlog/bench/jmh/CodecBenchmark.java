@@ -1,6 +1,7 @@
 package dev.commitlog.bench.jmh;
 
 import dev.commitlog.bench.codec.Encoding;
+import dev.commitlog.codec.BytesRecordCodec;
 import dev.commitlog.codecs.example.WalRecord;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
@@ -16,12 +17,14 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import net.openhft.chronicle.bytes.Bytes;
 
 /**
  * Nanoseconds to encode and to decode one WalRecord with each encoding, off the log: encoding into
  * a direct buffer (what the mapped segment is), decoding from a read-only direct buffer (what replay
  * hands a codec). {@code raw} copies the pre-encoded bytes in (encode) and reads nothing (decode):
- * the floor. Run with {@code -prof gc} for the bytes allocated per operation.
+ * the floor. A {@link BytesRecordCodec} (the hand codec) works on Chronicle {@code Bytes} over the same
+ * buffers, as the log hands it. Run with {@code -prof gc} for the bytes allocated per operation.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -41,6 +44,9 @@ public class CodecBenchmark {
     private int[] starts;
     private int[] ends;
     private int next;
+    private BytesRecordCodec<WalRecord> bytesCodec;
+    private Bytes<ByteBuffer> targetBytes;
+    private Bytes<ByteBuffer> encodedBytes;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -61,12 +67,22 @@ public class CodecBenchmark {
             ends[i] = all.position();
         }
         encoded = all.asReadOnlyBuffer();
+        if (chosen.codec() instanceof BytesRecordCodec<WalRecord> bytes) {
+            bytesCodec = bytes;
+            targetBytes = Bytes.wrapForWrite(target);
+            encodedBytes = Bytes.wrapForRead(all);
+        }
     }
 
     @Benchmark
     public int encode() {
         int i = next++ & 1023;
         target.clear();
+        if (bytesCodec != null) {
+            targetBytes.clear();
+            bytesCodec.encode(records[i], targetBytes);
+            return (int) targetBytes.writePosition();
+        }
         if (chosen.raw()) {
             target.put(raw[i]);
         } else {
@@ -78,6 +94,10 @@ public class CodecBenchmark {
     @Benchmark
     public Object decode() {
         int i = next++ & 1023;
+        if (bytesCodec != null) {
+            encodedBytes.readLimit(ends[i]).readPosition(starts[i]);
+            return bytesCodec.decode(encodedBytes);
+        }
         encoded.limit(ends[i]).position(starts[i]);
         if (chosen.raw()) {
             return encoded.remaining();
