@@ -13,6 +13,8 @@ final class AppendContext {
     final FrameChecksum checksum = new FrameChecksum();
     final AppenderMetrics metrics;
     final Waiter waiter;
+    /** Views of the claimed space for codecs that encode in place (see CodecAppender). */
+    final EncodeTargets targets = new EncodeTargets();
     /** This thread's asynchronous appends awaiting completion; made on its first appendAsync. */
     AsyncCompletions.Submitter submitter;
 

@@ -3,6 +3,10 @@ package dev.commitlog;
 import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
 import static dev.commitlog.record.RecordDescriptor.frameLength;
 
+import dev.commitlog.codec.RecordCodec;
+import dev.commitlog.codec.RecordDecoder;
+import dev.commitlog.codec.TypedRecordHandler;
+import dev.commitlog.codec.TypedTailer;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.io.ChronicleJvmFlags;
 import dev.commitlog.io.DirectoryLock;
@@ -201,7 +205,7 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /** After an asynchronous append's record is published: ask for its flush and return at once. */
-    private long asyncSubmitted(AppendContext context) {
+    long asyncSubmitted(AppendContext context) {
         sync.requestSync(context.slot.endPosition());
         context.metrics.appendCompleted(); // the call completed; its durability is the callback's
         return context.slot.position();
@@ -256,7 +260,7 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /** {@link #writeRecord(byte[], int, int, Object)} for a buffer's remaining bytes; leaves its position alone. */
-    private AppendContext writeRecord(ByteBuffer record, Object completion) {
+    AppendContext writeRecord(ByteBuffer record, Object completion) {
         int length = record.remaining();
         AppendContext context = beginAppend(length, completion);
         AppendSlot slot = context.slot;
@@ -274,6 +278,32 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
+     * Appends {@code record} encoded by {@code codec} straight into the mapped segment (see
+     * {@link RecordCodec}); returns its position once it is as durable as the sync mode promises.
+     *
+     * @throws dev.commitlog.codec.RecordEncodingException if the codec failed; nothing was logged
+     */
+    public <T> long append(T record, RecordCodec<T> codec) {
+        return append(record, codec, Ack.MODE);
+    }
+
+    /** As {@link #append(Object, RecordCodec)}, returning when the record is as durable as {@code ack} asks. */
+    public <T> long append(T record, RecordCodec<T> codec, Ack ack) {
+        AppendContext context = CodecAppender.write(this, record, codec, null);
+        return afterPublish(context.slot, context, ack);
+    }
+
+    /** As {@link #appendAsync(byte[], int, int, AppendCallback)}, for {@code record} encoded by {@code codec}. */
+    public <T> long appendAsync(T record, RecordCodec<T> codec, AppendCallback callback) {
+        Objects.requireNonNull(callback, "callback");
+        return asyncSubmitted(CodecAppender.write(this, record, codec, callback));
+    }
+
+    AppendContext appendContext() {
+        return contexts.get();
+    }
+
+    /**
      * Zero-copy append: reserves {@code length} bytes and returns them as Chronicle {@code Bytes}
      * in the mapped segment; write exactly {@code length} bytes, then {@link AppendClaim#commit()}.
      */
@@ -287,7 +317,7 @@ public final class CommitLog implements AutoCloseable {
         return claim.begin(this, length);
     }
 
-    private AppendContext beginAppend(int length, Object completion) {
+    AppendContext beginAppend(int length, Object completion) {
         checkAppendable(length);
         AppendContext context = contexts.get();
         context.metrics.appendStarted();
@@ -327,7 +357,7 @@ public final class CommitLog implements AutoCloseable {
         return afterPublish(slot, contexts.get(), Ack.MODE);
     }
 
-    private long afterPublish(AppendSlot slot, AppendContext context, Ack ack) {
+    long afterPublish(AppendSlot slot, AppendContext context, Ack ack) {
         switch (ack) {
             case MODE -> sync.afterAppend(slot.endPosition(), context.waiter);
             case DURABLE -> sync.syncUpTo(slot.endPosition(), context.waiter);
@@ -369,6 +399,16 @@ public final class CommitLog implements AutoCloseable {
                 throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** As {@link #replay(long, RecordHandler)}, each record decoded by {@code codec} (see {@link RecordDecoder}). */
+    public <T> void replay(long fromPosition, RecordCodec<T> codec, TypedRecordHandler<T> handler) {
+        replayBytes(fromPosition, new RecordDecoder<>(codec, handler));
+    }
+
+    /** As {@link #tailer(long)}, each record decoded by {@code codec}. */
+    public <T> TypedTailer<T> tailer(long fromPosition, RecordCodec<T> codec) throws IOException {
+        return new TypedTailer<>(tailer(fromPosition), codec);
     }
 
     /**

@@ -8,4 +8,9 @@ public class RecordTooLargeException extends CommitLogException {
         super("record of " + length + " bytes exceeds max_record_size of " + maxRecordSize
                 + " bytes; nothing was written");
     }
+
+    /** For a record whose length is not known, only that it is too large (a codec's encoding outgrew the limit). */
+    public RecordTooLargeException(String message) {
+        super(message);
+    }
 }

@@ -1,5 +1,6 @@
 package dev.commitlog.bench;
 
+import dev.commitlog.bench.codec.CodecBench;
 import dev.commitlog.bench.pair.PairOptions;
 import dev.commitlog.bench.pair.PairRunner;
 import dev.commitlog.bench.sweep.SweepOptions;
@@ -10,7 +11,8 @@ import java.util.List;
 
 /**
  * Entry point of the benchmarks jar: {@code sweep [flags]} runs the closed-loop sweep,
- * {@code pair --a X --b Y [flags]} the paired comparison of two of its columns, and
+ * {@code pair --a X --b Y [flags]} the paired comparison of two of its columns, {@code codecs
+ * [flags]} the cost of each record encoding on the durable append path, and
  * {@code jmh [args]} hands over to JMH's own command line.
  */
 public final class BenchMain {
@@ -54,8 +56,16 @@ public final class BenchMain {
                 }
                 return 0;
             }
+            if (args.get(0).equals("codecs")) {
+                if (args.contains("--help")) {
+                    out.println(CodecBench.USAGE);
+                } else {
+                    CodecBench.parse(args.subList(1, args.size()), out, err).run();
+                }
+                return 0;
+            }
             if (!args.get(0).equals("sweep")) {
-                throw new UsageException("unknown command '" + args.get(0) + "' (commands: sweep, pair, jmh)");
+                throw new UsageException("unknown command '" + args.get(0) + "' (commands: sweep, pair, codecs, jmh)");
             }
             SweepOptions options = SweepOptions.parse(args.subList(1, args.size()));
             if (options.help()) {
