@@ -22,6 +22,7 @@ import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.replay.LogRecovery;
 import dev.commitlog.replay.LogTailer;
+import dev.commitlog.replay.RecordReader;
 import dev.commitlog.replay.Replayer;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
@@ -73,6 +74,7 @@ public final class CommitLog implements AutoCloseable {
     private final SegmentRetention retention;
     private final SegmentLifecycle lifecycle;
     private final CommitLogJmx jmx;
+    private final RecordReader reader;
     private final ThreadLocal<AppendContext> contexts;
     private final Object maintenance = new Object();
     /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
@@ -99,6 +101,7 @@ public final class CommitLog implements AutoCloseable {
                 config.filePermissions(), metrics);
         this.sync = SyncEngine.create(config, syncer, metrics, options.syncTuning());
         this.replayer = new Replayer(storage, config.replayPolicy(), listener);
+        this.reader = new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow);
         this.jmx = jmx;
         if (jmx != null) {
             jmx.bind(this::metrics);
@@ -422,6 +425,68 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
+     * Reads the record at {@code position} (a position an append returned), verified by its
+     * checksum, as a new array. Safe from any number of threads at once: reads go through
+     * read-only mappings of the segment files, kept for later reads, never the writer's.
+     *
+     * <p>A position that is not the start of a record (inside a record, on an aborted claim or an
+     * end-of-segment marker, not on a frame boundary) throws {@link IllegalArgumentException}: it is
+     * the caller's error, and the message says where the position lies. A frame that does start
+     * there but fails its checksum throws {@link CorruptLogException}: it is below the durable
+     * position, so it changed after it was flushed. Telling the two apart takes a walk of the
+     * segment's frames up to the position, done only when the frame there does not verify.
+     *
+     * @throws IllegalArgumentException   if {@code position} is negative, at or past
+     *                                    {@link #durablePosition()} (the message names both), or not
+     *                                    the start of a record
+     * @throws PositionDiscardedException if {@code position} lies below the oldest retained segment
+     * @throws CorruptLogException        if the record at {@code position} fails verification
+     * @throws IllegalStateException      if the log is closed
+     * @throws UncheckedIOException       if a segment file cannot be mapped
+     */
+    public byte[] readAt(long position) {
+        try {
+            return reader.read(position);
+        } catch (IOException e) {
+            throw readFailed(position, e);
+        }
+    }
+
+    /**
+     * As {@link #readAt(long)}, copying the record into {@code into} at its position, which
+     * advances past it; returns the record's length. Allocates nothing once the segment is mapped.
+     *
+     * @throws IllegalArgumentException also if the record is longer than {@code into.remaining()}
+     *                                  (the message gives its length); {@code into} is then unchanged
+     */
+    public int readAt(long position, ByteBuffer into) {
+        Objects.requireNonNull(into, "into");
+        try {
+            return reader.read(position, into);
+        } catch (IOException e) {
+            throw readFailed(position, e);
+        }
+    }
+
+    /**
+     * As {@link #readAt(long)}, handing the record to {@code handler} as a read-only view on the
+     * mapped segment, valid only during the call (see {@link RecordHandler}); copies nothing.
+     */
+    public void readAt(long position, RecordHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        try {
+            reader.read(position, handler);
+        } catch (IOException e) {
+            throw readFailed(position, e);
+        }
+    }
+
+    private UncheckedIOException readFailed(long position, IOException e) {
+        return new UncheckedIOException("reading log position " + position + " in " + config.directory() + " failed: "
+                + e.getMessage(), e);
+    }
+
+    /**
      * The caller has persisted everything below {@code position} elsewhere: delete the segment
      * files that lie wholly below it. Files that cannot go yet (not durable or still being written,
      * or not yet archived) are deleted as soon as they can; see {@link SegmentRetention}.
@@ -467,6 +532,7 @@ public final class CommitLog implements AutoCloseable {
         storage.close(); // an allocator waiting for space gives up, so the writer can stop
         writer.close();
         lifecycle.close();
+        reader.close();
         closeFinished = true;
         if (jmx != null) {
             jmx.close();
