@@ -248,6 +248,66 @@ public final class CommitLog implements AutoCloseable {
         return context;
     }
 
+    /** The most records one {@link #appendBatch(byte[][], long[], Ack)} call takes. */
+    public static final int MAX_BATCH = 256;
+
+    /**
+     * Appends every array of {@code records}, in order, then waits once, for the last one, until
+     * the batch is as durable as the sync mode promises; returns the records' positions, ascending.
+     * See {@link #appendBatch(byte[][], long[], Ack)}.
+     */
+    public long[] appendBatch(byte[][] records) {
+        long[] positions = new long[records.length];
+        appendBatch(records, positions, Ack.MODE);
+        return positions;
+    }
+
+    /**
+     * Appends every array of {@code records} (1 to {@link #MAX_BATCH} of them), in order, each as
+     * one record, writing record {@code i}'s position to {@code positionsOut[i]}; then waits once,
+     * for the end of the last record, until it is as durable as {@code ack} asks. Durability covers
+     * a prefix of the log, so the whole batch is then as durable as its last record. Other threads'
+     * records may lie between the batch's records. Allocates nothing.
+     *
+     * <p>Every length is checked before anything is written, so an oversized record refuses the
+     * whole batch. A failure while claiming space (the log closed or failed mid-batch) leaves the
+     * records before the failing one in the log, not waited for; their positions are in
+     * {@code positionsOut}.
+     *
+     * @return the position of the last record
+     * @throws IllegalArgumentException if {@code records} is empty or longer than {@link #MAX_BATCH},
+     *                                  or {@code positionsOut} is shorter than it
+     * @throws RecordTooLargeException  if any record exceeds {@code commitlog_max_record_size}; nothing is written
+     */
+    public long appendBatch(byte[][] records, long[] positionsOut, Ack ack) {
+        Objects.requireNonNull(ack, "ack");
+        int count = records.length;
+        if (count == 0 || count > MAX_BATCH) {
+            throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH + " records, got " + count);
+        }
+        if (positionsOut.length < count) {
+            throw new IllegalArgumentException("positionsOut has room for " + positionsOut.length + " positions, the batch has "
+                    + count + " records");
+        }
+        for (byte[] record : records) {
+            Objects.requireNonNull(record, "a record of the batch is null");
+            if (record.length > config.maxRecordSize()) {
+                metrics.oversizeRejected();
+                throw new RecordTooLargeException(record.length, config.maxRecordSize());
+            }
+        }
+        AppendContext context = null;
+        for (int i = 0; i < count; i++) {
+            if (context != null) {
+                context.metrics.appendCompleted(); // each record counts as one append; only the last waits
+            }
+            byte[] record = records[i];
+            context = writeRecord(record, 0, record.length, null);
+            positionsOut[i] = context.slot.position();
+        }
+        return afterPublish(context.slot, context, ack);
+    }
+
     /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
     public long append(ByteBuffer record) {
         return append(record, Ack.MODE);
