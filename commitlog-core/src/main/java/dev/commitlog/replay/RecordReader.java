@@ -17,8 +17,11 @@ import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
@@ -321,7 +324,7 @@ public final class RecordReader implements AutoCloseable {
             return existing;
         }
         long oldest = -1;
-        for (SegmentRef ref : SegmentRef.list(storage, directory)) {
+        for (SegmentRef ref : listSegments()) {
             SegmentHeader header = ref.readHeader(storage);
             if (header == null) {
                 continue; // damaged (left for an operator) or deleted since the listing
@@ -333,7 +336,12 @@ public final class RecordReader implements AutoCloseable {
                 break;
             }
             if (position < header.endPosition()) {
-                SegmentFile file = storage.open(ref.path(), false);
+                SegmentFile file;
+                try {
+                    file = storage.open(ref.path(), false);
+                } catch (NoSuchFileException e) {
+                    break; // deleted since its header was read: a discard, checked below
+                }
                 Mapping mapping = new Mapping(file, header.basePosition());
                 if (mapping.end != header.endPosition()) {
                     mapping.release();
@@ -356,11 +364,34 @@ public final class RecordReader implements AutoCloseable {
                 return mapping;
             }
         }
+        // A discard may delete files while they are listed; it raises discardedBelow first.
+        long discarded = discardedBelow.getAsLong();
+        if (position < discarded) {
+            throw new PositionDiscardedException(position, Math.max(oldest, discarded));
+        }
         if (oldest < 0 || position < oldest) {
             throw new PositionDiscardedException(position, Math.max(oldest, 0));
         }
         throw new IllegalStateException("no segment file in " + directory + " holds log position " + position
                 + ", below the durable position " + durablePosition.getAsLong());
+    }
+
+    /**
+     * The segment files, oldest first. A discard running alongside can delete a file between the
+     * directory listing and the check that each entry is a regular file, which then reports it as
+     * "not a regular file"; a listing taken again no longer holds it, while an entry that really is
+     * a directory is reported every time.
+     */
+    private List<SegmentRef> listSegments() throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return SegmentRef.list(storage, directory);
+            } catch (FileSystemException e) {
+                if (attempt == 3) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Drops (and unmaps once no read uses them) the mappings that end at or below {@code position}. */
