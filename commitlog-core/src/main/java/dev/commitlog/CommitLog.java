@@ -22,6 +22,7 @@ import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.replay.LogRecovery;
 import dev.commitlog.replay.LogTailer;
+import dev.commitlog.replay.RecordReader;
 import dev.commitlog.replay.Replayer;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
@@ -73,6 +74,7 @@ public final class CommitLog implements AutoCloseable {
     private final SegmentRetention retention;
     private final SegmentLifecycle lifecycle;
     private final CommitLogJmx jmx;
+    private final RecordReader reader;
     private final ThreadLocal<AppendContext> contexts;
     private final Object maintenance = new Object();
     /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
@@ -99,6 +101,7 @@ public final class CommitLog implements AutoCloseable {
                 config.filePermissions(), metrics);
         this.sync = SyncEngine.create(config, syncer, metrics, options.syncTuning());
         this.replayer = new Replayer(storage, config.replayPolicy(), listener);
+        this.reader = new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow);
         this.jmx = jmx;
         if (jmx != null) {
             jmx.bind(this::metrics);
@@ -243,6 +246,66 @@ public final class CommitLog implements AutoCloseable {
         }
         segment.publish(slot.offset(), frameLength, crc);
         return context;
+    }
+
+    /** The most records one {@link #appendBatch(byte[][], long[], Ack)} call takes. */
+    public static final int MAX_BATCH = 256;
+
+    /**
+     * Appends every array of {@code records}, in order, then waits once, for the last one, until
+     * the batch is as durable as the sync mode promises; returns the records' positions, ascending.
+     * See {@link #appendBatch(byte[][], long[], Ack)}.
+     */
+    public long[] appendBatch(byte[][] records) {
+        long[] positions = new long[records.length];
+        appendBatch(records, positions, Ack.MODE);
+        return positions;
+    }
+
+    /**
+     * Appends every array of {@code records} (1 to {@link #MAX_BATCH} of them), in order, each as
+     * one record, writing record {@code i}'s position to {@code positionsOut[i]}; then waits once,
+     * for the end of the last record, until it is as durable as {@code ack} asks. Durability covers
+     * a prefix of the log, so the whole batch is then as durable as its last record. Other threads'
+     * records may lie between the batch's records. Allocates nothing.
+     *
+     * <p>Every length is checked before anything is written, so an oversized record refuses the
+     * whole batch. A failure while claiming space (the log closed or failed mid-batch) leaves the
+     * records before the failing one in the log, not waited for; their positions are in
+     * {@code positionsOut}.
+     *
+     * @return the position of the last record
+     * @throws IllegalArgumentException if {@code records} is empty or longer than {@link #MAX_BATCH},
+     *                                  or {@code positionsOut} is shorter than it
+     * @throws RecordTooLargeException  if any record exceeds {@code commitlog_max_record_size}; nothing is written
+     */
+    public long appendBatch(byte[][] records, long[] positionsOut, Ack ack) {
+        Objects.requireNonNull(ack, "ack");
+        int count = records.length;
+        if (count == 0 || count > MAX_BATCH) {
+            throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH + " records, got " + count);
+        }
+        if (positionsOut.length < count) {
+            throw new IllegalArgumentException("positionsOut has room for " + positionsOut.length + " positions, the batch has "
+                    + count + " records");
+        }
+        for (byte[] record : records) {
+            Objects.requireNonNull(record, "a record of the batch is null");
+            if (record.length > config.maxRecordSize()) {
+                metrics.oversizeRejected();
+                throw new RecordTooLargeException(record.length, config.maxRecordSize());
+            }
+        }
+        AppendContext context = null;
+        for (int i = 0; i < count; i++) {
+            if (context != null) {
+                context.metrics.appendCompleted(); // each record counts as one append; only the last waits
+            }
+            byte[] record = records[i];
+            context = writeRecord(record, 0, record.length, null);
+            positionsOut[i] = context.slot.position();
+        }
+        return afterPublish(context.slot, context, ack);
     }
 
     /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
@@ -422,6 +485,68 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
+     * Reads the record at {@code position} (a position an append returned), verified by its
+     * checksum, as a new array. Safe from any number of threads at once: reads go through
+     * read-only mappings of the segment files, kept for later reads, never the writer's.
+     *
+     * <p>A position that is not the start of a record (inside a record, on an aborted claim or an
+     * end-of-segment marker, not on a frame boundary) throws {@link IllegalArgumentException}: it is
+     * the caller's error, and the message says where the position lies. A frame that does start
+     * there but fails its checksum throws {@link CorruptLogException}: it is below the durable
+     * position, so it changed after it was flushed. Telling the two apart takes a walk of the
+     * segment's frames up to the position, done only when the frame there does not verify.
+     *
+     * @throws IllegalArgumentException   if {@code position} is negative, at or past
+     *                                    {@link #durablePosition()} (the message names both), or not
+     *                                    the start of a record
+     * @throws PositionDiscardedException if {@code position} lies below the oldest retained segment
+     * @throws CorruptLogException        if the record at {@code position} fails verification
+     * @throws IllegalStateException      if the log is closed
+     * @throws UncheckedIOException       if a segment file cannot be mapped
+     */
+    public byte[] readAt(long position) {
+        try {
+            return reader.read(position);
+        } catch (IOException e) {
+            throw readFailed(position, e);
+        }
+    }
+
+    /**
+     * As {@link #readAt(long)}, copying the record into {@code into} at its position, which
+     * advances past it; returns the record's length. Allocates nothing once the segment is mapped.
+     *
+     * @throws IllegalArgumentException also if the record is longer than {@code into.remaining()}
+     *                                  (the message gives its length); {@code into} is then unchanged
+     */
+    public int readAt(long position, ByteBuffer into) {
+        Objects.requireNonNull(into, "into");
+        try {
+            return reader.read(position, into);
+        } catch (IOException e) {
+            throw readFailed(position, e);
+        }
+    }
+
+    /**
+     * As {@link #readAt(long)}, handing the record to {@code handler} as a read-only view on the
+     * mapped segment, valid only during the call (see {@link RecordHandler}); copies nothing.
+     */
+    public void readAt(long position, RecordHandler handler) {
+        Objects.requireNonNull(handler, "handler");
+        try {
+            reader.read(position, handler);
+        } catch (IOException e) {
+            throw readFailed(position, e);
+        }
+    }
+
+    private UncheckedIOException readFailed(long position, IOException e) {
+        return new UncheckedIOException("reading log position " + position + " in " + config.directory() + " failed: "
+                + e.getMessage(), e);
+    }
+
+    /**
      * The caller has persisted everything below {@code position} elsewhere: delete the segment
      * files that lie wholly below it. Files that cannot go yet (not durable or still being written,
      * or not yet archived) are deleted as soon as they can; see {@link SegmentRetention}.
@@ -467,6 +592,7 @@ public final class CommitLog implements AutoCloseable {
         storage.close(); // an allocator waiting for space gives up, so the writer can stop
         writer.close();
         lifecycle.close();
+        reader.close();
         closeFinished = true;
         if (jmx != null) {
             jmx.close();

@@ -36,6 +36,11 @@ public final class SegmentRetention {
      * most segment completions then cost nothing here.
      */
     private long oldestEnd;
+    /**
+     * Every position below this lies in a deleted segment file. Raised before the file is deleted,
+     * so a reader that sees a position at or above it finds the file (or a mapping of it) still there.
+     */
+    private volatile long discardedBelow;
 
     /**
      * @param syncingSegmentId the id of the segment the sync thread works on (it and later ones stay)
@@ -50,6 +55,11 @@ public final class SegmentRetention {
         this.syncingSegmentId = syncingSegmentId;
         this.archivedBelow = archivedBelow;
         this.lock = lock;
+    }
+
+    /** Every log position below this was in a segment file that has been deleted (0 before any deletion). */
+    public long discardedBelow() {
+        return discardedBelow;
     }
 
     /** Everything below {@code position} is persisted elsewhere: delete what may go now, the rest later. */
@@ -88,6 +98,7 @@ public final class SegmentRetention {
                     oldestEnd = header.endPosition();
                     break;
                 }
+                discardedBelow = Math.max(discardedBelow, header.endPosition());
                 storage.delete(ref.path());
                 deleted = true;
             }
