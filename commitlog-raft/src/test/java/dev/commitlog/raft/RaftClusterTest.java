@@ -1,0 +1,139 @@
+package dev.commitlog.raft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.alipay.sofa.jraft.Status;
+import dev.commitlog.config.SyncMode;
+import dev.commitlog.raft.RaftTestCluster.Member;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three JRaft nodes of one group on loopback in this JVM, each logging to its own commit log
+ * through {@link CommitLogJRaftServiceFactory}, with {@code RaftOptions.sync} on: replication,
+ * leader failover and catch-up of a restarted node, snapshots with prefix truncation and a lagging
+ * follower that installs a snapshot.
+ */
+@Timeout(60)
+class RaftClusterTest {
+    private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration APPLY_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void replicatesAppliedTasksInOrderToEveryNode() throws Exception {
+        try (RaftTestCluster cluster = new RaftTestCluster(directory, 3, SyncMode.BATCH, false)) {
+            cluster.startAll();
+            Member leader = cluster.awaitLeader(LEADER_TIMEOUT);
+
+            List<Long> acknowledged = applyAll(leader, 0, 200);
+
+            awaitAllEqual(cluster, acknowledged);
+        }
+    }
+
+    @Test
+    void electsNewLeaderAndRestartedOldLeaderCatchesUp() throws Exception {
+        try (RaftTestCluster cluster = new RaftTestCluster(directory, 3, SyncMode.ADAPTIVE, false)) {
+            cluster.startAll();
+            Member oldLeader = cluster.awaitLeader(LEADER_TIMEOUT);
+            List<Long> acknowledged = new ArrayList<>(applyAll(oldLeader, 0, 100));
+            awaitAllEqual(cluster, acknowledged);
+
+            cluster.stop(oldLeader);
+            Member newLeader = cluster.awaitLeader(LEADER_TIMEOUT);
+            assertNotEquals(oldLeader.peer, newLeader.peer);
+            acknowledged.addAll(applyAll(newLeader, 100, 200));
+            for (Member member : cluster.running()) {
+                RaftTestCluster.await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
+                        () -> member.fsm.size() >= acknowledged.size());
+            }
+
+            cluster.start(oldLeader);
+            awaitAllEqual(cluster, acknowledged);
+
+            // The group still makes progress with all three nodes back.
+            Member leader = cluster.awaitLeader(LEADER_TIMEOUT);
+            acknowledged.addAll(applyAll(leader, 200, 250));
+            awaitAllEqual(cluster, acknowledged);
+        }
+    }
+
+    @Test
+    void laggingFollowerInstallsSnapshotAfterPrefixTruncation() throws Exception {
+        try (RaftTestCluster cluster = new RaftTestCluster(directory, 3, SyncMode.BATCH, true)) {
+            cluster.startAll();
+            Member leader = cluster.awaitLeader(LEADER_TIMEOUT);
+            List<Long> acknowledged = new ArrayList<>(applyAll(leader, 0, 100));
+            awaitAllEqual(cluster, acknowledged);
+
+            Member lagging = cluster.running().stream().filter(m -> m != leader).findFirst().orElseThrow();
+            long laggingLastIndex = lagging.storage.getLastLogIndex();
+            cluster.stop(lagging);
+
+            // JRaft truncates the log up to the snapshot before the latest one, so two snapshots.
+            acknowledged.addAll(applyAll(leader, 100, 200));
+            snapshotAll(cluster, acknowledged);
+            acknowledged.addAll(applyAll(leader, 200, 250));
+            snapshotAll(cluster, acknowledged);
+            RaftTestCluster.await("the leader's log prefix truncated past the lagging follower", CATCH_UP_TIMEOUT,
+                    () -> leader.storage.getFirstLogIndex() > laggingLastIndex + 1);
+
+            acknowledged.addAll(applyAll(leader, 250, 300));
+
+            cluster.start(lagging);
+            awaitAllEqual(cluster, acknowledged);
+            assertEquals(1, lagging.fsm.snapshotsLoaded(), "snapshots installed by the lagging follower");
+
+            // A full restart: every node loads its snapshot and replays the entries its log kept past it.
+            for (Member member : cluster.members()) {
+                cluster.stop(member);
+            }
+            cluster.startAll();
+            awaitAllEqual(cluster, acknowledged);
+            Member newLeader = cluster.awaitLeader(LEADER_TIMEOUT);
+            acknowledged.addAll(applyAll(newLeader, 300, 350));
+            awaitAllEqual(cluster, acknowledged);
+        }
+    }
+
+    private static void snapshotAll(RaftTestCluster cluster, List<Long> acknowledged) throws Exception {
+        for (Member member : cluster.running()) {
+            RaftTestCluster.await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
+                    () -> member.fsm.size() >= acknowledged.size());
+            Status status = RaftTestCluster.snapshot(member, APPLY_TIMEOUT);
+            assertTrue(status.isOk(), member.peer + " snapshot: " + status);
+        }
+    }
+
+    /** Applies the operations and returns them, after checking that every closure reports success. */
+    private static List<Long> applyAll(Member leader, long from, long to) throws Exception {
+        List<Status> statuses = RaftTestCluster.apply(leader, from, to, APPLY_TIMEOUT);
+        for (int i = 0; i < statuses.size(); i++) {
+            Status status = statuses.get(i);
+            assertTrue(status.isOk(), "operation " + (from + i) + ": " + status);
+        }
+        return LongStream.range(from, to).boxed().toList();
+    }
+
+    private static void awaitAllEqual(RaftTestCluster cluster, List<Long> acknowledged) throws InterruptedException {
+        for (Member member : cluster.running()) {
+            RaftTestCluster.await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
+                    () -> member.fsm.size() >= acknowledged.size());
+        }
+        for (Member member : cluster.running()) {
+            assertEquals(acknowledged, member.fsm.ops(), member.peer + " state machine");
+        }
+    }
+}

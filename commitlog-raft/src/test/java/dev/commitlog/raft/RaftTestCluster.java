@@ -1,0 +1,210 @@
+package dev.commitlog.raft;
+
+import com.alipay.sofa.jraft.Node;
+import com.alipay.sofa.jraft.RaftGroupService;
+import com.alipay.sofa.jraft.Status;
+import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.entity.PeerId;
+import com.alipay.sofa.jraft.entity.Task;
+import com.alipay.sofa.jraft.option.NodeOptions;
+import com.alipay.sofa.jraft.option.RaftOptions;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Raft nodes of one group in this JVM on loopback, each with its own directory: a commit log
+ * (through {@link CommitLogJRaftServiceFactory}), Raft meta and snapshots. A stopped node restarts
+ * on the same directory and port, with a fresh state machine.
+ */
+final class RaftTestCluster implements AutoCloseable {
+    static final String GROUP = "commitlog-raft-test";
+    static final int ELECTION_TIMEOUT_MS = 600;
+
+    private final SyncMode syncMode;
+    private final boolean snapshots;
+    private final Configuration conf = new Configuration();
+    private final Map<PeerId, Member> members = new LinkedHashMap<>();
+
+    /** One running (or stopped) node. */
+    static final class Member {
+        final PeerId peer;
+        final Path dir;
+        RaftCommitLog log;
+        RaftGroupService service;
+        Node node;
+        OpsStateMachine fsm;
+        /** The log storage the node's factory made last. */
+        volatile CommitLogLogStorage storage;
+
+        Member(PeerId peer, Path dir) {
+            this.peer = peer;
+            this.dir = dir;
+        }
+
+        boolean running() {
+            return node != null;
+        }
+    }
+
+    RaftTestCluster(Path root, int size, SyncMode syncMode, boolean snapshots) {
+        this.syncMode = syncMode;
+        this.snapshots = snapshots;
+        for (int i = 0; i < size; i++) {
+            PeerId peer = new PeerId("127.0.0.1", freePort());
+            conf.addPeer(peer);
+            members.put(peer, new Member(peer, root.resolve("node-" + i)));
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    void startAll() throws IOException {
+        for (Member member : members.values()) {
+            start(member);
+        }
+    }
+
+    void start(Member member) throws IOException {
+        if (member.running()) {
+            throw new IllegalStateException(member.peer + " is running");
+        }
+        member.log = RaftCommitLog.open(CommitLogConfig.builder(member.dir.resolve("commitlog")).syncMode(syncMode)
+                .segmentSize(8 * 1024 * 1024).build());
+        member.fsm = new OpsStateMachine();
+
+        RaftOptions raftOptions = new RaftOptions();
+        raftOptions.setSync(true);
+        NodeOptions options = new NodeOptions();
+        options.setRaftOptions(raftOptions);
+        RaftCommitLog log = member.log;
+        options.setServiceFactory(new CommitLogJRaftServiceFactory(log) {
+            @Override
+            public com.alipay.sofa.jraft.storage.LogStorage createLogStorage(String uri, RaftOptions opts) {
+                CommitLogLogStorage storage = (CommitLogLogStorage) super.createLogStorage(uri, opts);
+                member.storage = storage;
+                return storage;
+            }
+        });
+        options.setFsm(member.fsm);
+        options.setInitialConf(conf.copy());
+        options.setElectionTimeoutMs(ELECTION_TIMEOUT_MS);
+        options.setLogUri(member.dir.resolve("log").toString());
+        options.setRaftMetaUri(member.dir.resolve("meta").toString());
+        if (snapshots) {
+            options.setSnapshotUri(member.dir.resolve("snapshot").toString());
+            // Snapshots only when a test asks for one (Node.snapshot).
+            options.setSnapshotIntervalSecs(0);
+        }
+        member.service = new RaftGroupService(GROUP, member.peer, options);
+        member.node = member.service.start();
+        if (member.node == null) {
+            throw new IllegalStateException("node " + member.peer + " did not start");
+        }
+    }
+
+    /** Shuts the node down, waits for it, and closes its commit log. */
+    void stop(Member member) throws InterruptedException {
+        if (!member.running()) {
+            return;
+        }
+        member.service.shutdown();
+        member.service.join();
+        member.log.close();
+        member.node = null;
+        member.service = null;
+        member.log = null;
+    }
+
+    Member member(PeerId peer) {
+        return members.get(peer);
+    }
+
+    List<Member> members() {
+        return new ArrayList<>(members.values());
+    }
+
+    List<Member> running() {
+        return members.values().stream().filter(Member::running).toList();
+    }
+
+    /** The running leader, once exactly one running node leads; fails after {@code timeout}. */
+    Member awaitLeader(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<Member> leaders = running().stream().filter(m -> m.node.isLeader()).toList();
+            if (leaders.size() == 1) {
+                return leaders.get(0);
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no leader within " + timeout);
+    }
+
+    /**
+     * Applies operations {@code from} (inclusive) to {@code to} (exclusive) on {@code leader} and
+     * waits for every closure; returns the statuses in operation order.
+     */
+    static List<Status> apply(Member leader, long from, long to, Duration timeout) throws Exception {
+        List<CompletableFuture<Status>> futures = new ArrayList<>();
+        for (long op = from; op < to; op++) {
+            CompletableFuture<Status> future = new CompletableFuture<>();
+            ByteBuffer data = ByteBuffer.allocate(Long.BYTES).putLong(0, op);
+            leader.node.apply(new Task(data, future::complete));
+            futures.add(future);
+        }
+        List<Status> statuses = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (CompletableFuture<Status> future : futures) {
+            statuses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+        }
+        return statuses;
+    }
+
+    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    /** Runs {@code Node.snapshot} on the member and waits for its status. */
+    static Status snapshot(Member member, Duration timeout) throws Exception {
+        CompletableFuture<Status> done = new CompletableFuture<>();
+        member.node.snapshot(done::complete);
+        return done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void close() {
+        try {
+            for (Member member : members.values()) {
+                stop(member);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
