@@ -106,6 +106,8 @@ public final class RecordReader implements AutoCloseable {
         /** The caller-facing read-only view for handler reads; its byte order is kept across mappings. */
         Mapping recordViewOf;
         ByteBuffer recordView;
+        /** The payload length of the record {@link #verify} last verified on this thread. */
+        int payloadLength;
 
         ByteBuffer view(Mapping mapping) {
             if (viewOf != mapping) {
@@ -131,7 +133,7 @@ public final class RecordReader implements AutoCloseable {
         try {
             Scratch s = scratch.get();
             int payloadOffset = verify(mapping, position, s);
-            int length = s.view(mapping).getInt(payloadOffset - HEADER_LENGTH) - HEADER_LENGTH;
+            int length = s.payloadLength;
             byte[] copy = new byte[length];
             mapping.file.buffer().get(payloadOffset, copy, 0, length);
             return copy;
@@ -152,7 +154,7 @@ public final class RecordReader implements AutoCloseable {
         try {
             Scratch s = scratch.get();
             int payloadOffset = verify(mapping, position, s);
-            int length = s.view(mapping).getInt(payloadOffset - HEADER_LENGTH) - HEADER_LENGTH;
+            int length = s.payloadLength;
             if (length > into.remaining()) {
                 throw new IllegalArgumentException("the record at log position " + position + " is " + length
                         + " bytes; the buffer has room for " + into.remaining());
@@ -174,7 +176,7 @@ public final class RecordReader implements AutoCloseable {
         try {
             Scratch s = scratch.get();
             int payloadOffset = verify(mapping, position, s);
-            int length = s.view(mapping).getInt(payloadOffset - HEADER_LENGTH) - HEADER_LENGTH;
+            int length = s.payloadLength;
             ByteBuffer view = s.recordView(mapping);
             RecordViews.point(view, payloadOffset, length);
             handler.onRecord(position, view);
@@ -185,7 +187,7 @@ public final class RecordReader implements AutoCloseable {
 
     /**
      * Checks that a record starts at {@code position} in {@code mapping} and that it verifies;
-     * returns the offset of its payload.
+     * returns the offset of its payload and leaves its length in {@code s.payloadLength}.
      *
      * @throws IllegalArgumentException if {@code position} is not where a frame starts
      * @throws CorruptLogException      if a frame starts there and fails verification
@@ -202,6 +204,7 @@ public final class RecordReader implements AutoCloseable {
         if (length >= HEADER_LENGTH) {
             int aligned = RecordDescriptor.alignedLength(length);
             if (aligned > 0 && (long) offset + aligned <= recordLimit && checksumMatches(view, offset, length, aligned, position, s)) {
+                s.payloadLength = length - HEADER_LENGTH;
                 return offset + HEADER_LENGTH;
             }
         }
