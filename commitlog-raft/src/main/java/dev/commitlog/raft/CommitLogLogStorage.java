@@ -6,22 +6,16 @@ import com.alipay.sofa.jraft.conf.ConfigurationManager;
 import com.alipay.sofa.jraft.entity.EnumOutter.EntryType;
 import com.alipay.sofa.jraft.entity.LogEntry;
 import com.alipay.sofa.jraft.entity.LogId;
-import com.alipay.sofa.jraft.entity.codec.LogEntryDecoder;
-import com.alipay.sofa.jraft.entity.codec.LogEntryEncoder;
 import com.alipay.sofa.jraft.entity.codec.v2.LogEntryV2CodecFactory;
 import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.storage.LogStorage;
 import dev.commitlog.Ack;
 import dev.commitlog.CommitLog;
-import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
-import java.util.concurrent.locks.ReadWriteLock;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,12 +23,13 @@ import org.slf4j.LoggerFactory;
  * SOFAJRaft's {@link LogStorage} over a {@link RaftCommitLog} that many groups share.
  *
  * <p>Entries and truncations are records of the shared log (layout in {@link RaftRecord}); the
- * storage keeps only an in-memory map from log index to log position, rebuilt at {@link #init} by
- * replaying this group's records in log order. Truncations are marker records, so the order of the
- * log decides what survives a restart: an entry appended after a marker is live, one before it is
- * cut. Every mutation returns once its records are durable (see {@link RaftCommitLog#ackFor}).
+ * group's in-memory state (index from log index to log position, configuration entries) is a
+ * {@link GroupState} that the shared log builds in its one replay and keeps live, so {@link #init}
+ * replays nothing. Truncations are marker records, so the order of the log decides what survives
+ * a restart: an entry appended after a marker is live, one before it is cut. Every mutation
+ * returns once its records are durable (see {@link RaftCommitLog#ackFor}).
  *
- * <p>Mutations are serialized by {@code writeMutex} (JRaft's log manager issues them from one
+ * <p>Mutations are serialized by the group's mutex (JRaft's log manager issues them from one
  * thread); readers take the read lock of the index only, never waiting for a flush.
  */
 public final class CommitLogLogStorage implements LogStorage {
@@ -43,13 +38,9 @@ public final class CommitLogLogStorage implements LogStorage {
     private final RaftCommitLog shared;
     private final CommitLog log;
     private final String groupKey;
-    private final byte[] key;
     private final Ack ack;
-    private final Object writeMutex = new Object();
-    private final ReadWriteLock lock = new ReentrantReadWriteLock();
-    private PositionIndex index = new PositionIndex();
-    private LogEntryEncoder encoder;
-    private LogEntryDecoder decoder;
+    private volatile GroupState group;
+    private EntryRecords records;
     private volatile boolean initialized;
 
     /**
@@ -59,7 +50,7 @@ public final class CommitLogLogStorage implements LogStorage {
         this.shared = Objects.requireNonNull(shared, "shared");
         this.log = shared.log();
         this.groupKey = Objects.requireNonNull(groupKey, "groupKey");
-        this.key = RaftRecord.keyBytes(groupKey);
+        RaftRecord.keyBytes(groupKey); // refuses an over-long key now rather than at init
         this.ack = shared.ackFor(raftOptions);
     }
 
@@ -71,76 +62,27 @@ public final class CommitLogLogStorage implements LogStorage {
     public boolean init(LogStorageOptions opts) {
         Objects.requireNonNull(opts, "opts");
         var codecs = opts.getLogEntryCodecFactory() != null ? opts.getLogEntryCodecFactory() : LogEntryV2CodecFactory.getInstance();
-        synchronized (writeMutex) {
-            this.encoder = codecs.encoder();
-            this.decoder = codecs.decoder();
-            PositionIndex rebuilt = new PositionIndex();
-            TreeMap<Long, Long> configurations = new TreeMap<>();
-            try {
-                log.replay(0, (position, record) -> {
-                    if (RaftRecord.isGroup(record, key)) {
-                        apply(rebuilt, configurations, position, record);
-                    }
-                });
-            } catch (RuntimeException e) {
-                LOG.error("replay of Raft log storage {} failed", groupKey, e);
-                return false;
-            }
-            lock.writeLock().lock();
-            try {
-                this.index = rebuilt;
-            } finally {
-                lock.writeLock().unlock();
-            }
-            ConfigurationManager confManager = opts.getConfigurationManager();
-            if (confManager != null) {
-                for (Map.Entry<Long, Long> configuration : configurations.entrySet()) {
-                    LogEntry entry = read(configuration.getValue());
-                    if (entry != null) {
-                        confManager.add(configurationOf(entry));
-                    }
-                }
-            }
-            initialized = true;
-            return true;
+        GroupState state;
+        try {
+            state = shared.group(groupKey);
+        } catch (RuntimeException e) {
+            LOG.error("Raft log storage {}: loading the groups of {} failed", groupKey, log.config().directory(), e);
+            return false;
         }
-    }
-
-    /** Replay: one record of this group, in log order. Configuration positions are cut by the same markers. */
-    private void apply(PositionIndex target, TreeMap<Long, Long> configurations, long position, ByteBuffer record) {
-        long logIndex = RaftRecord.index(record, key);
-        switch (RaftRecord.kind(record)) {
-            case RaftRecord.ENTRY -> {
-                if (target.accepts(logIndex)) {
-                    target.put(logIndex, position);
-                    noteConfiguration(configurations, logIndex, position, record);
-                }
-            }
-            case RaftRecord.TRUNCATE_PREFIX -> {
-                target.truncatePrefix(logIndex);
-                configurations.headMap(logIndex).clear();
-            }
-            case RaftRecord.TRUNCATE_SUFFIX -> {
-                target.truncateSuffix(logIndex);
-                configurations.tailMap(logIndex, false).clear();
-            }
-            case RaftRecord.RESET -> {
-                target.reset(logIndex);
-                configurations.clear();
-                target.put(logIndex, position);
-                noteConfiguration(configurations, logIndex, position, record);
-            }
-            default -> LOG.warn("Raft log storage {}: record of unknown kind {} at log position {} ignored", groupKey,
-                    RaftRecord.kind(record), position);
+        List<Long> configurationPositions;
+        synchronized (state.mutex) {
+            this.records = new EntryRecords(codecs.encoder(), codecs.decoder());
+            this.group = state;
+            configurationPositions = new ArrayList<>(state.configurations().values());
         }
-    }
-
-    private void noteConfiguration(TreeMap<Long, Long> configurations, long logIndex, long position, ByteBuffer record) {
-        if (RaftRecord.type(record, key) == EntryType.ENTRY_TYPE_CONFIGURATION_VALUE) {
-            configurations.put(logIndex, position);
-        } else {
-            configurations.remove(logIndex); // an entry rewritten at the same index replaces it
+        ConfigurationManager confManager = opts.getConfigurationManager();
+        if (confManager != null) {
+            for (long position : configurationPositions) {
+                confManager.add(configurationOf(read(position)));
+            }
         }
+        initialized = true;
+        return true;
     }
 
     private static ConfigurationEntry configurationOf(LogEntry entry) {
@@ -155,35 +97,47 @@ public final class CommitLogLogStorage implements LogStorage {
 
     @Override
     public void shutdown() {
-        initialized = false; // the shared log stays open: other groups use it
+        initialized = false; // the shared log and the group's state stay: other groups, and a later init, use them
     }
 
     @Override
     public long getFirstLogIndex() {
-        lock.readLock().lock();
+        GroupState state = group;
+        if (state == null) {
+            return 1;
+        }
+        state.lock.readLock().lock();
         try {
-            return index.first();
+            return state.index().first();
         } finally {
-            lock.readLock().unlock();
+            state.lock.readLock().unlock();
         }
     }
 
     @Override
     public long getLastLogIndex() {
-        lock.readLock().lock();
+        GroupState state = group;
+        if (state == null) {
+            return 0;
+        }
+        state.lock.readLock().lock();
         try {
-            return index.last();
+            return state.index().last();
         } finally {
-            lock.readLock().unlock();
+            state.lock.readLock().unlock();
         }
     }
 
     private long positionOf(long logIndex) {
-        lock.readLock().lock();
+        GroupState state = group;
+        if (state == null) {
+            return -1;
+        }
+        state.lock.readLock().lock();
         try {
-            return index.get(logIndex);
+            return state.index().get(logIndex);
         } finally {
-            lock.readLock().unlock();
+            state.lock.readLock().unlock();
         }
     }
 
@@ -194,9 +148,9 @@ public final class CommitLogLogStorage implements LogStorage {
     }
 
     private LogEntry read(long position) {
-        byte[] record = log.readAt(position);
-        int header = RaftRecord.headerLength(key);
-        LogEntry entry = decoder.decode(Arrays.copyOfRange(record, header, record.length));
+        LogEntry[] decoded = new LogEntry[1];
+        log.readAt(position, (at, record) -> decoded[0] = records.decode(record));
+        LogEntry entry = decoded[0];
         if (entry == null) {
             throw new IllegalStateException("Raft log storage " + groupKey + ": the entry at log position " + position
                     + " does not decode");
@@ -217,7 +171,7 @@ public final class CommitLogLogStorage implements LogStorage {
             return 0;
         }
         long[] term = new long[1];
-        log.readAt(position, (at, record) -> term[0] = RaftRecord.term(record, key));
+        log.readAt(position, (at, record) -> term[0] = RaftRecord.term(record));
         return term[0];
     }
 
@@ -228,7 +182,8 @@ public final class CommitLogLogStorage implements LogStorage {
 
     /**
      * Appends the entries in batches of up to {@link CommitLog#MAX_BATCH} records, each batch
-     * durable before the index shows it. Stops at the first entry below the first index kept.
+     * durable before the index shows it. Stops at the first entry the index refuses: below the
+     * first index kept, or too far past the last (see {@link PositionIndex#MAX_GAP}).
      */
     @Override
     public int appendEntries(List<LogEntry> entries) {
@@ -236,37 +191,45 @@ public final class CommitLogLogStorage implements LogStorage {
             return 0;
         }
         checkInitialized();
-        synchronized (writeMutex) {
+        GroupState state = group;
+        synchronized (state.mutex) {
             int done = 0;
-            long[] positions = new long[CommitLog.MAX_BATCH];
+            long[] positions = new long[Math.min(CommitLog.MAX_BATCH, entries.size())];
             while (done < entries.size()) {
                 int count = Math.min(CommitLog.MAX_BATCH, entries.size() - done);
-                byte[][] records = new byte[count][];
+                byte[][] batch = new byte[count][];
                 int accepted = 0;
+                long batchFirst = -1;
+                long batchLast = -1;
+                String refused = null;
                 for (; accepted < count; accepted++) {
                     LogEntry entry = entries.get(done + accepted);
-                    if (!acceptsUnderMutex(entry.getId().getIndex())) {
+                    long logIndex = entry.getId().getIndex();
+                    refused = state.index().refusal(logIndex, batchFirst, batchLast); // only this thread changes the index
+                    if (refused != null) {
                         break;
                     }
-                    records[accepted] = encode(RaftRecord.ENTRY, entry);
+                    batchFirst = batchFirst < 0 ? logIndex : Math.min(batchFirst, logIndex);
+                    batchLast = Math.max(batchLast, logIndex);
+                    batch[accepted] = records.entry(state.id, entry);
                 }
-                if (accepted == 0) {
-                    LOG.warn("Raft log storage {}: entry {} is below the first index {}, not appended", groupKey,
-                            entries.get(done).getId(), getFirstLogIndex());
-                    return done;
-                }
-                byte[][] batch = accepted == count ? records : Arrays.copyOf(records, accepted);
-                log.appendBatch(batch, positions, ack);
-                lock.writeLock().lock();
-                try {
-                    for (int i = 0; i < accepted; i++) {
-                        index.put(entries.get(done + i).getId().getIndex(), positions[i]);
+                if (accepted > 0) {
+                    log.appendBatch(accepted == count ? batch : Arrays.copyOf(batch, accepted), positions, ack);
+                    state.lock.writeLock().lock();
+                    try {
+                        for (int i = 0; i < accepted; i++) {
+                            LogEntry entry = entries.get(done + i);
+                            long logIndex = entry.getId().getIndex();
+                            state.index().put(logIndex, positions[i]);
+                            state.noteEntry(logIndex, positions[i], entry.getType() == EntryType.ENTRY_TYPE_CONFIGURATION);
+                        }
+                    } finally {
+                        state.lock.writeLock().unlock();
                     }
-                } finally {
-                    lock.writeLock().unlock();
+                    done += accepted;
                 }
-                done += accepted;
-                if (accepted < count) {
+                if (refused != null) {
+                    LOG.warn("Raft log storage {}: entry {} not appended: {}", groupKey, entries.get(done).getId(), refused);
                     return done;
                 }
             }
@@ -274,46 +237,34 @@ public final class CommitLogLogStorage implements LogStorage {
         }
     }
 
-    private boolean acceptsUnderMutex(long logIndex) {
-        lock.readLock().lock();
-        try {
-            return index.accepts(logIndex);
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
-
-    private byte[] encode(byte kind, LogEntry entry) {
-        LogId id = entry.getId();
-        int type = entry.getType() == null ? 0 : entry.getType().getNumber();
-        return RaftRecord.encode(kind, key, id.getIndex(), id.getTerm(), type, encoder.encode(entry));
-    }
-
     @Override
     public boolean truncatePrefix(long firstIndexKept) {
         checkInitialized();
-        synchronized (writeMutex) {
-            writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_PREFIX, key, firstIndexKept));
-            lock.writeLock().lock();
+        GroupState state = group;
+        synchronized (state.mutex) {
+            writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_PREFIX, state.id, firstIndexKept));
+            state.lock.writeLock().lock();
             try {
-                index.truncatePrefix(firstIndexKept);
+                state.truncatePrefix(firstIndexKept);
             } finally {
-                lock.writeLock().unlock();
+                state.lock.writeLock().unlock();
             }
-            return true;
         }
+        compactAfterFirstIndexMoved();
+        return true;
     }
 
     @Override
     public boolean truncateSuffix(long lastIndexKept) {
         checkInitialized();
-        synchronized (writeMutex) {
-            writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_SUFFIX, key, lastIndexKept));
-            lock.writeLock().lock();
+        GroupState state = group;
+        synchronized (state.mutex) {
+            writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_SUFFIX, state.id, lastIndexKept));
+            state.lock.writeLock().lock();
             try {
-                index.truncateSuffix(lastIndexKept);
+                state.truncateSuffix(lastIndexKept);
             } finally {
-                lock.writeLock().unlock();
+                state.lock.writeLock().unlock();
             }
             return true;
         }
@@ -330,21 +281,32 @@ public final class CommitLogLogStorage implements LogStorage {
             throw new IllegalArgumentException("Invalid next log index: " + nextLogIndex);
         }
         checkInitialized();
-        synchronized (writeMutex) {
+        GroupState state = group;
+        synchronized (state.mutex) {
             LogEntry entry = getEntry(nextLogIndex);
             if (entry == null) {
                 entry = new LogEntry(EntryType.ENTRY_TYPE_NO_OP);
                 entry.setId(new LogId(nextLogIndex, 0));
             }
-            long position = writeMarker(encode(RaftRecord.RESET, entry));
-            lock.writeLock().lock();
+            long position = writeMarker(records.reset(state.id, entry));
+            state.lock.writeLock().lock();
             try {
-                index.reset(nextLogIndex);
-                index.put(nextLogIndex, position);
+                state.reset(nextLogIndex, position, entry.getType() == EntryType.ENTRY_TYPE_CONFIGURATION);
             } finally {
-                lock.writeLock().unlock();
+                state.lock.writeLock().unlock();
             }
-            return true;
+        }
+        compactAfterFirstIndexMoved();
+        return true;
+    }
+
+    /** Outside the group's mutex: the compaction takes every group's in turn. Its failure leaves the truncation done. */
+    private void compactAfterFirstIndexMoved() {
+        try {
+            shared.firstIndexMoved();
+        } catch (RuntimeException e) {
+            LOG.warn("Raft log storage {}: compacting the shared log {} failed; it keeps its segments", groupKey,
+                    log.config().directory(), e);
         }
     }
 
@@ -365,5 +327,9 @@ public final class CommitLogLogStorage implements LogStorage {
 
     RaftCommitLog shared() {
         return shared;
+    }
+
+    GroupState group() {
+        return group;
     }
 }

@@ -7,11 +7,19 @@ import java.util.Arrays;
  * log index. {@code -1} marks an index with no entry (a gap, or one cut by a truncation).
  *
  * <p>Invariants: {@code last >= first - 1}; {@code positions[i - first]} holds index {@code i} for
- * {@code first <= i <= last}. An empty index whose first index was never set by a truncation or
- * a reset takes its first index from the first entry put (an empty log starts at 1 until then).
- * Not thread-safe: the storage guards it.
+ * {@code first <= i <= last}; slots past {@code last} are stale and rewritten before use. An empty
+ * index whose first index was never set by a truncation or a reset takes its first index from the
+ * first entry put (an empty log starts at 1 until then). The array never spans more than the
+ * entries put plus {@link #MAX_GAP} per jump, because {@link #put} refuses a longer jump. Not
+ * thread-safe: the group state guards it.
  */
 final class PositionIndex {
+    /**
+     * The most missing indexes one entry may skip past the last one ({@code 8 * MAX_GAP} bytes of
+     * holes). Raft appends contiguous indexes; JRaft's storage tests skip 99.
+     */
+    static final int MAX_GAP = 1 << 16;
+
     private long first = 1;
     private long last = 0;
     private boolean firstFixed;
@@ -23,6 +31,10 @@ final class PositionIndex {
 
     long last() {
         return last;
+    }
+
+    boolean firstFixed() {
+        return firstFixed;
     }
 
     boolean isEmpty() {
@@ -37,18 +49,74 @@ final class PositionIndex {
         return positions[(int) (index - first)];
     }
 
-    /** Whether {@link #put} accepts {@code index}: never below the first index kept. */
-    boolean accepts(long index) {
-        return index >= 0 && (index >= first || (isEmpty() && !firstFixed));
+    /** Why {@link #put} refuses {@code index}, or null if it accepts it. */
+    String refusal(long index) {
+        return refusal(index, -1, -1);
     }
 
+    /**
+     * Why {@link #put} would refuse {@code index} once the earlier entries of a batch, the lowest
+     * {@code batchFirst} and the highest {@code batchLast} (both -1 for none), are put; null if it
+     * would accept it. Lets a batch be checked whole before any of it is written.
+     */
+    String refusal(long index, long batchFirst, long batchLast) {
+        boolean batchEmpty = batchFirst < 0;
+        boolean takesFirst = isEmpty() && !firstFixed;
+        long effectiveFirst = takesFirst ? (batchEmpty ? index : batchFirst) : first;
+        if (index < 0 || index < effectiveFirst) {
+            return "index " + index + " is below the first index kept " + effectiveFirst;
+        }
+        if (takesFirst && batchEmpty) {
+            return null;
+        }
+        long effectiveLast = batchEmpty ? last : takesFirst ? batchLast : Math.max(last, batchLast);
+        long gap = index - effectiveLast - 1;
+        if (gap > MAX_GAP) {
+            return "index " + index + " leaves " + gap + " missing indexes after the last index " + effectiveLast
+                    + ", more than the " + MAX_GAP + " a group's index allows";
+        }
+        return null;
+    }
+
+    /**
+     * Maps {@code index} to {@code position}.
+     *
+     * @throws IllegalArgumentException if {@link #refusal} names a reason
+     */
     void put(long index, long position) {
-        if (isEmpty() && !firstFixed) {
+        String refused = refusal(index);
+        if (refused != null) {
+            throw new IllegalArgumentException(refused);
+        }
+        set(index, position);
+    }
+
+    /**
+     * Replay's put: takes any index, growing the array downwards below the first index if needed.
+     * Replay after a discard starts from a group's checkpoint-free state, so its bounds may differ
+     * from those the appends saw until the group's checkpoint record restores them.
+     */
+    void restore(long index, long position) {
+        if (index >= 0 && index < first && !isEmpty()) {
+            int shift = Math.toIntExact(first - index);
+            int size = (int) (last - first + 1);
+            long[] grown = new long[Math.max(positions.length, size + shift)];
+            System.arraycopy(positions, 0, grown, shift, size);
+            Arrays.fill(grown, 0, shift, -1L);
+            positions = grown;
+            first = index;
+        }
+        if (isEmpty() && index < first) {
             first = index;
             last = index - 1;
         }
-        if (index < first) {
-            throw new IllegalArgumentException("index " + index + " is below the first index " + first);
+        set(index, position);
+    }
+
+    private void set(long index, long position) {
+        if (isEmpty() && !firstFixed) {
+            first = index;
+            last = index - 1;
         }
         long slot = index - first;
         if (slot >= Integer.MAX_VALUE - 8) {
@@ -97,6 +165,41 @@ final class PositionIndex {
         first = nextLogIndex;
         last = nextLogIndex - 1;
         firstFixed = true;
+    }
+
+    /**
+     * Sets the bounds a checkpoint recorded, keeping the entries within them. Replay has put every
+     * entry still live at the checkpoint (they all lie above the discard point), so this gives the
+     * index the checkpoint saw, whatever the bounds before it.
+     */
+    void restoreBounds(long newFirst, long newLast, boolean newFirstFixed) {
+        int size = (int) Math.max(0, newLast - newFirst + 1);
+        long[] rebuilt = new long[Math.max(64, size)];
+        Arrays.fill(rebuilt, 0, size, -1L);
+        for (long i = Math.max(newFirst, first); i <= Math.min(newLast, last); i++) {
+            rebuilt[(int) (i - newFirst)] = positions[(int) (i - first)];
+        }
+        positions = rebuilt;
+        first = newFirst;
+        last = newLast;
+        firstFixed = newFirstFixed;
+    }
+
+    /** The lowest position of any entry, or {@code Long.MAX_VALUE} if there is none. */
+    long lowestPosition() {
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0, n = (int) (last - first + 1); i < n; i++) {
+            long position = positions[i];
+            if (position >= 0 && position < lowest) {
+                lowest = position;
+            }
+        }
+        return lowest;
+    }
+
+    /** Slots allocated: what the index costs in memory, 8 bytes each. */
+    int capacity() {
+        return positions.length;
     }
 
     private void ensureCapacity(int needed) {

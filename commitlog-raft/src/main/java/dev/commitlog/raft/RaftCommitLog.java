@@ -10,17 +10,22 @@ import java.util.Objects;
 
 /**
  * One commit log shared by the log storages of many Raft groups: each group's records carry its
- * group key (see {@link RaftRecord}), so groups never see each other's entries. The shared log
- * outlives the storages over it: shutting a storage down leaves the log open; {@link #close()}
- * closes it.
+ * small group id, bound to the group key by one record (see {@link RaftRecord}), so groups never
+ * see each other's entries. The first storage init replays the log once for every group; the
+ * groups' states then stay live here, so later inits replay nothing. The shared log outlives the
+ * storages over it: shutting a storage down leaves the log open; {@link #close()} closes it.
  */
 public final class RaftCommitLog implements AutoCloseable {
     private final CommitLog log;
     private final boolean owned;
+    private final GroupRegistry groups;
+    private final GroupCompaction compaction;
 
     private RaftCommitLog(CommitLog log, boolean owned) {
         this.log = Objects.requireNonNull(log, "log");
         this.owned = owned;
+        this.groups = new GroupRegistry(log);
+        this.compaction = new GroupCompaction(log, groups);
     }
 
     /** Opens a commit log for Raft groups; {@link #close()} closes it. */
@@ -40,6 +45,37 @@ public final class RaftCommitLog implements AutoCloseable {
 
     public CommitLog log() {
         return log;
+    }
+
+    /**
+     * Discards the segments of the shared log that lie wholly below the lowest position any group
+     * still needs: the oldest live entry of any group. Groups whose bounds (first index kept,
+     * truncations, key binding) were written below that point get a checkpoint record first,
+     * durable before anything is discarded. Storages call this on their own when a prefix
+     * truncation or a reset lets the cut move by a segment; call it to compact at once.
+     *
+     * @return the log position everything below which may be discarded
+     */
+    public long compact() {
+        return compaction.compact(0);
+    }
+
+    /** After a group's first index moved: compacts if the cut gains at least a segment. */
+    void firstIndexMoved() {
+        compaction.compact(log.config().segmentSize());
+    }
+
+    /** The state of the group {@code groupKey} names (the whole log is replayed once, on the first call). */
+    GroupState group(String groupKey) {
+        return groups.group(groupKey);
+    }
+
+    GroupRegistry groups() {
+        return groups;
+    }
+
+    GroupCompaction compaction() {
+        return compaction;
     }
 
     /**
