@@ -12,6 +12,7 @@ import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.storage.LogStorage;
 import dev.commitlog.Ack;
 import dev.commitlog.CommitLog;
+import dev.commitlog.PositionDiscardedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,6 +42,8 @@ public final class CommitLogLogStorage implements LogStorage {
     private final Ack ack;
     private volatile GroupState group;
     private EntryRecords records;
+    /** One batch's positions, reused: written only under the group's mutex. */
+    private final long[] positions = new long[CommitLog.MAX_BATCH];
     private volatile boolean initialized;
 
     /**
@@ -141,10 +144,25 @@ public final class CommitLogLogStorage implements LogStorage {
         }
     }
 
+    /**
+     * The entry at {@code logIndex}, or null. A reader racing a prefix truncation may find the
+     * entry's segment discarded between the index lookup and the read: the entry is then gone,
+     * as a truncated entry is, unless the index still maps it there (then the failure is real).
+     */
     @Override
     public LogEntry getEntry(long logIndex) {
         long position = positionOf(logIndex);
-        return position < 0 ? null : read(position);
+        if (position < 0) {
+            return null;
+        }
+        try {
+            return read(position);
+        } catch (PositionDiscardedException e) {
+            if (positionOf(logIndex) == position) {
+                throw e;
+            }
+            return null;
+        }
     }
 
     private LogEntry read(long position) {
@@ -194,7 +212,6 @@ public final class CommitLogLogStorage implements LogStorage {
         GroupState state = group;
         synchronized (state.mutex) {
             int done = 0;
-            long[] positions = new long[Math.min(CommitLog.MAX_BATCH, entries.size())];
             while (done < entries.size()) {
                 int count = Math.min(CommitLog.MAX_BATCH, entries.size() - done);
                 byte[][] batch = new byte[count][];
