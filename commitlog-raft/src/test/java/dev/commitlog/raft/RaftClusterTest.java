@@ -96,6 +96,13 @@ class RaftClusterTest {
             awaitAllEqual(cluster, acknowledged);
             assertEquals(1, lagging.fsm.snapshotsLoaded(), "snapshots installed by the lagging follower");
 
+            // Compaction on the running nodes: each log checkpoints the group's bounds (its first records lie
+            // below the truncated prefix) and discards below its oldest live entry.
+            for (Member member : cluster.running()) {
+                assertTrue(member.log.compact() > 0, member.peer + " compacts past the log's first records");
+                assertTrue(member.log.compaction().checkpoints() >= 1, member.peer + " checkpoints the group");
+            }
+
             // A full restart: every node loads its snapshot and replays the entries its log kept past it.
             for (Member member : cluster.members()) {
                 cluster.stop(member);
