@@ -60,7 +60,7 @@ final class GroupRegistry {
             return;
         }
         replays++;
-        log.replay(0, (position, record) -> stateOf(RaftRecord.groupId(record)).replay(position, record));
+        log.replay(0, (position, record) -> stateOf(position, RaftRecord.groupId(record)).replay(position, record));
         for (GroupState state : byId) {
             if (state == null) {
                 continue;
@@ -78,8 +78,17 @@ final class GroupRegistry {
         loaded = true;
     }
 
-    /** Replay: the state of group {@code id}, created on its first record (its binding may come later, in a checkpoint). */
-    private GroupState stateOf(int id) {
+    /**
+     * Replay: the state of group {@code id}, created on its first record (its binding may come
+     * later, in a checkpoint). Id 0 is never handed out: it is what a record of the earlier layout
+     * (a 2-byte key length after the kind) reads as, so such a log is refused by name.
+     */
+    private GroupState stateOf(long position, int id) {
+        if (id == 0) {
+            throw new IllegalStateException("commit log " + log.config().directory() + ": the record at log position " + position
+                    + " names Raft group id 0, which no record of this layout uses; a log written by an earlier snapshot of"
+                    + " commitlog-raft (group key in every record) cannot be read, and the log must hold Raft records only");
+        }
         while (byId.size() <= id) {
             byId.add(null);
         }

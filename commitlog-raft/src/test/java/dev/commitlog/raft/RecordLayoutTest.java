@@ -12,6 +12,10 @@ import com.alipay.sofa.jraft.entity.EnumOutter.EntryType;
 import com.alipay.sofa.jraft.entity.LogEntry;
 import com.alipay.sofa.jraft.entity.LogId;
 import com.alipay.sofa.jraft.entity.codec.v2.LogEntryV2CodecFactory;
+import com.alipay.sofa.jraft.option.LogStorageOptions;
+import com.alipay.sofa.jraft.option.RaftOptions;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
 import dev.commitlog.record.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -159,5 +163,24 @@ class RecordLayoutTest {
         assertTrue(fixture.shared.group(KEY).index().capacity() <= 2 * (PositionIndex.MAX_GAP + 64));
         fixture.restart();
         assertEquals(farthest + 1_000_000, fixture.storage(KEY).getLastLogIndex());
+    }
+
+    /** A record of the earlier layout: kind 1 (its ENTRY), key length u16, key, index, term, type, V2 body. */
+    @Test
+    void aLogOfTheEarlierLayoutIsRefusedByName() throws IOException {
+        fixture.close();
+        byte[] key = RaftRecord.keyBytes(KEY);
+        byte[] body = LogEntryV2CodecFactory.getInstance().encoder().encode(data(1, 1, 8));
+        ByteBuffer old = ByteBuffer.allocate(3 + key.length + 17 + body.length);
+        old.put((byte) 1).putShort((short) key.length).put(key).putLong(1).putLong(1).put((byte) 1).put(body);
+        try (RaftCommitLog shared = RaftCommitLog.open(CommitLogConfig.builder(directory.resolve("old"))
+                .syncMode(SyncMode.BATCH).build())) {
+            shared.log().append(old.array(), 0, old.capacity());
+            IllegalStateException refused = assertThrows(IllegalStateException.class, () -> shared.group(KEY));
+            assertTrue(refused.getMessage().contains("earlier snapshot of commitlog-raft"), refused.getMessage());
+            assertFalse(shared.storage(KEY, new RaftOptions())
+                    .init(new LogStorageOptions()), "init reports the failure");
+        }
+        fixture = new SharedLogFixture(directory, 1 << 20);
     }
 }
