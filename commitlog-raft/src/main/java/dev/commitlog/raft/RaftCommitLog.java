@@ -6,7 +6,10 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.Objects;
+import java.util.Set;
+import java.util.WeakHashMap;
 
 /**
  * One commit log shared by the log storages of many Raft groups: each group's records carry its
@@ -16,6 +19,12 @@ import java.util.Objects;
  * storages over it: shutting a storage down leaves the log open; {@link #close()} closes it.
  */
 public final class RaftCommitLog implements AutoCloseable {
+    /**
+     * The logs wrapped now, by identity (CommitLog keeps Object's equals). Group ids are handed out
+     * by one wrapper's registry, so two wrappers of one log would give two groups the same id.
+     */
+    private static final Set<CommitLog> WRAPPED = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
     private final CommitLog log;
     private final boolean owned;
     private final GroupRegistry groups;
@@ -23,6 +32,10 @@ public final class RaftCommitLog implements AutoCloseable {
 
     private RaftCommitLog(CommitLog log, boolean owned) {
         this.log = Objects.requireNonNull(log, "log");
+        if (!WRAPPED.add(log)) {
+            throw new IllegalStateException("commit log " + log.config().directory() + " is already wrapped by an open"
+                    + " RaftCommitLog; share that one (group ids are handed out per wrapper) or close it first");
+        }
         this.owned = owned;
         this.groups = new GroupRegistry(log);
         this.compaction = new GroupCompaction(log, groups);
@@ -33,7 +46,11 @@ public final class RaftCommitLog implements AutoCloseable {
         return new RaftCommitLog(CommitLog.open(config), true);
     }
 
-    /** Wraps a log the caller opened and closes itself; {@link #close()} leaves it open. */
+    /**
+     * Wraps a log the caller opened and closes itself; {@link #close()} leaves it open.
+     *
+     * @throws IllegalStateException if another open {@code RaftCommitLog} wraps {@code log}
+     */
     public static RaftCommitLog over(CommitLog log) {
         return new RaftCommitLog(log, false);
     }
@@ -100,6 +117,7 @@ public final class RaftCommitLog implements AutoCloseable {
 
     @Override
     public void close() {
+        WRAPPED.remove(log);
         if (owned) {
             log.close();
         }

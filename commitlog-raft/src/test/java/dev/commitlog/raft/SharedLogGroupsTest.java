@@ -2,12 +2,16 @@ package dev.commitlog.raft;
 
 import static dev.commitlog.raft.CommitLogLogStorageTest.mockEntry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.alipay.sofa.jraft.entity.LogEntry;
 import com.alipay.sofa.jraft.entity.codec.v2.LogEntryV2CodecFactory;
 import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
+import dev.commitlog.CommitLog;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
 import dev.commitlog.raft.SharedLogFixture.GroupSnapshot;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -121,5 +125,19 @@ class SharedLogGroupsTest {
         SharedLogFixture.assertSame(before, snapshots(), "after restart");
         newGroup.assertSameAs(fixture.snapshot("new"), "new");
         assertEquals(7, newGroup.first());
+    }
+
+    @Test
+    void aLogIsWrappedByOneRaftCommitLogAtATime() throws IOException {
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> RaftCommitLog.over(fixture.shared.log()));
+        assertTrue(refused.getMessage().contains("already wrapped"), refused.getMessage());
+
+        try (CommitLog log = CommitLog.open(CommitLogConfig.builder(directory.resolve("own")).syncMode(SyncMode.BATCH).build())) {
+            RaftCommitLog first = RaftCommitLog.over(log);
+            first.close(); // leaves the caller's log open
+            try (RaftCommitLog second = RaftCommitLog.over(log)) {
+                assertEquals(log, second.log());
+            }
+        }
     }
 }
