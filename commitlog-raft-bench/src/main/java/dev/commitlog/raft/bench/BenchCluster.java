@@ -85,8 +85,18 @@ final class BenchCluster {
         }
         Configuration conf = new Configuration();
         hosts.forEach(h -> conf.addPeer(h.peer));
+        // Every RPC server listens before any node starts, so that no node's first elections and
+        // replicator connections find a peer host still closed.
         for (Host host : hosts) {
-            startHost(host, conf);
+            Files.createDirectories(host.dir);
+            host.rpcServer = RaftRpcServerFactory.createRaftRpcServer(host.peer.getEndpoint());
+            if (!host.rpcServer.init(null)) {
+                throw new IllegalStateException("RPC server on " + host.peer + " did not start");
+            }
+            host.rpcStarted = true;
+        }
+        for (Host host : hosts) {
+            startNodes(host, conf);
         }
         long deadline = System.nanoTime() + leaderTimeout.toNanos();
         for (int g = 0; g < groups; g++) {
@@ -100,8 +110,7 @@ final class BenchCluster {
         }
     }
 
-    private void startHost(Host host, Configuration conf) throws IOException {
-        Files.createDirectories(host.dir);
+    private void startNodes(Host host, Configuration conf) throws IOException {
         JRaftServiceFactory factory;
         if (contender.commitLog()) {
             host.log = RaftCommitLog.open(CommitLogConfig.builder(host.dir.resolve("commitlog"))
@@ -110,7 +119,6 @@ final class BenchCluster {
         } else {
             factory = DefaultJRaftServiceFactory.newInstance();
         }
-        host.rpcServer = RaftRpcServerFactory.createRaftRpcServer(host.peer.getEndpoint());
         for (int g = 0; g < groups; g++) {
             Path groupDir = host.dir.resolve(groupId(g));
             // RocksDB creates only the last directory of its path.
@@ -126,10 +134,6 @@ final class BenchCluster {
             host.services.add(service);
             host.nodes.add(node);
         }
-        if (!host.rpcServer.init(null)) {
-            throw new IllegalStateException("RPC server on " + host.peer + " did not start");
-        }
-        host.rpcStarted = true;
     }
 
     /** The options every node of every contender gets; only the service factory differs. */

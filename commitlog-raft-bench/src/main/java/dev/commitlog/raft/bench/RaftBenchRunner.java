@@ -14,12 +14,14 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Runs the grid: for each pass, each cell, each contender in turn (so contenders at a cell are
- * measured minutes, not an hour, apart), a fresh cluster, warm-up, one measurement, then the
- * cluster's data deleted. Figures are medians over the passes.
+ * measured seconds, not an hour, apart; the first one rotates from cell to cell), a fresh cluster,
+ * warm-up, one measurement, then the cluster's data deleted. Figures are medians over the passes.
  */
 final class RaftBenchRunner {
     private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
+    /** The shortest JVM warm-up run, whatever --warmup-seconds says. */
+    private static final Duration JVM_WARMUP = Duration.ofMillis(200);
 
     private final RaftBenchOptions options;
     private final PrintStream progress;
@@ -46,23 +48,59 @@ final class RaftBenchRunner {
     /** Every cell's median measurement per contender, in grid order then contender order. */
     List<Measurement> run() throws IOException, InterruptedException {
         Files.createDirectories(options.dir());
+        warmUpJvm();
         Map<String, List<Measurement>> repeats = new LinkedHashMap<>();
+        for (Cell cell : cells()) {
+            for (Contender contender : options.contenders()) {
+                repeats.put(key(cell, contender), new ArrayList<>());
+            }
+        }
         int total = options.measurements();
         int done = 0;
+        int turn = 0;
         for (int pass = 0; pass < options.repeats(); pass++) {
             for (Cell cell : cells()) {
-                for (Contender contender : options.contenders()) {
-                    Measurement m = measure(cell, contender);
+                for (Contender contender : rotated(options.contenders(), turn++)) {
+                    Measurement m = measure(cell, contender, options.measure());
                     done++;
                     progress.println(progressLine(done, total, m));
-                    repeats.computeIfAbsent(cell + "/" + contender, k -> new ArrayList<>()).add(m);
+                    repeats.get(key(cell, contender)).add(m);
                 }
             }
         }
         return repeats.values().stream().map(Measurement::median).toList();
     }
 
-    Measurement measure(Cell cell, Contender contender) throws InterruptedException {
+    /**
+     * One short unrecorded run (about twice the warm-up) of each contender at the first cell, so that the first measurements do not
+     * pay for class loading and JIT compilation of JRaft's code paths the others then reuse.
+     */
+    private void warmUpJvm() throws InterruptedException {
+        Cell first = cells().get(0);
+        for (Contender contender : options.contenders()) {
+            Measurement m = measure(first, contender, JVM_WARMUP.compareTo(options.warmup()) > 0 ? JVM_WARMUP : options.warmup());
+            progress.println("JVM warm-up, not recorded: " + progressLine(0, 0, m).substring("[0/0] ".length()));
+        }
+    }
+
+    /**
+     * The contenders starting at a different one for each cell, so that none is always first after
+     * a deletion (page cache, disk state) or always last.
+     */
+    static List<Contender> rotated(List<Contender> contenders, int turn) {
+        int n = contenders.size();
+        List<Contender> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(contenders.get((turn + i) % n));
+        }
+        return out;
+    }
+
+    private static String key(Cell cell, Contender contender) {
+        return cell + "/" + contender.label();
+    }
+
+    Measurement measure(Cell cell, Contender contender, Duration measure) throws InterruptedException {
         Path root = options.dir().toAbsolutePath().resolve(contender.label() + "-" + System.nanoTime());
         BenchCluster cluster = new BenchCluster(contender, root, cell.replicas(), cell.groups());
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, cell.inflight(), cell.payload())) {
@@ -75,7 +113,7 @@ final class RaftBenchRunner {
             long failed0 = load.failed();
             long fsyncs0 = cluster.fsyncs();
             long t0 = System.nanoTime();
-            Thread.sleep(options.measure().toMillis());
+            Thread.sleep(measure.toMillis());
             long committed = load.committed() - committed0;
             long fsyncs = cluster.fsyncs() - fsyncs0;
             long nanos = System.nanoTime() - t0;
@@ -84,7 +122,7 @@ final class RaftBenchRunner {
             load.stop(DRAIN_TIMEOUT);
 
             if (committed == 0) {
-                return Measurement.failed(cell, contender, "no task committed in " + options.measure());
+                return Measurement.failed(cell, contender, "no task committed in " + measure);
             }
             return new Measurement(cell, contender, committed * 1e9 / nanos,
                     latencies.getValueAtPercentile(50) / 1000.0, latencies.getValueAtPercentile(99) / 1000.0,
