@@ -94,7 +94,7 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
                 case "--contenders" -> contenders = contenders(value);
                 case "--seconds" -> seconds = seconds(name, value, false);
                 case "--warmup-seconds" -> warmup = seconds(name, value, true);
-                case "--repeats" -> repeats = ints(name, value, 1, 99).get(0);
+                case "--repeats" -> repeats = one(name, value, 1, 99);
                 case "--dir" -> dir = Path.of(value);
                 case "--csv" -> csv = Path.of(value);
                 case "--log" -> log = value.equals("-") ? null : Path.of(value);
@@ -142,6 +142,13 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
             out.add(n);
         }
         return List.copyOf(out);
+    }
+
+    private static int one(String flag, String value, int min, int max) throws UsageException {
+        if (value.contains(",")) {
+            throw new UsageException(flag + " '" + value + "' takes one number");
+        }
+        return ints(flag, value, min, max).get(0);
     }
 
     private static List<Contender> contenders(String value) throws UsageException {

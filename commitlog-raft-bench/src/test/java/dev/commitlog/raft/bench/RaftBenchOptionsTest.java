@@ -24,6 +24,7 @@ class RaftBenchOptionsTest {
         assertEquals("--seconds '0' must be above 0 to 3600 seconds", rejected("--seconds", "0"));
         assertEquals("--payload needs a value", rejected("--payload"));
         assertEquals("unknown argument --group", rejected("--group", "8"));
+        assertEquals("--repeats '3,5' takes one number", rejected("--repeats", "3,5"));
     }
 
     @Test
