@@ -52,8 +52,8 @@ final class RaftBenchReport {
                 header.append(String.format(Locale.ROOT, " %8s", ""));
                 units.append(String.format(Locale.ROOT, " %8s", shortLabel(c)));
             }
-            out.println(header);
-            out.println(units);
+            out.println(header.toString().stripTrailing());
+            out.println(units.toString().stripTrailing());
             out.println("-".repeat(units.length()));
             for (Cell cell : cells(shape[0], shape[1])) {
                 StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d %8d", cell.groups(), cell.inflight()));
@@ -71,7 +71,7 @@ final class RaftBenchReport {
                     row.append(String.format(Locale.ROOT, " %8s", find(cell, c).filter(Measurement::ok)
                             .map(x -> String.format(Locale.ROOT, "%.3f", x.fsyncsPerOp())).orElse("-")));
                 }
-                out.println(row);
+                out.println(row.toString().stripTrailing());
             }
         }
         measurements.stream().filter(m -> !m.ok())
