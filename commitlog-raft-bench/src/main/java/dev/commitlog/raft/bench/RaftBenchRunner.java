@@ -57,10 +57,13 @@ final class RaftBenchRunner {
         }
         int total = options.measurements();
         int done = 0;
-        int turn = 0;
+        List<Cell> cells = cells();
         for (int pass = 0; pass < options.repeats(); pass++) {
-            for (Cell cell : cells()) {
-                for (Contender contender : rotated(options.contenders(), turn++)) {
+            for (int c = 0; c < cells.size(); c++) {
+                Cell cell = cells.get(c);
+                // By cell and by pass: with a cell count that the contender count divides, a turn
+                // counter alone would give each cell the same order in every pass.
+                for (Contender contender : rotated(options.contenders(), c + pass)) {
                     Measurement m = measure(cell, contender, options.measure());
                     done++;
                     progress.println(progressLine(done, total, m));
