@@ -61,9 +61,7 @@ final class RaftBenchRunner {
         for (int pass = 0; pass < options.repeats(); pass++) {
             for (int c = 0; c < cells.size(); c++) {
                 Cell cell = cells.get(c);
-                // By cell and by pass: with a cell count that the contender count divides, a turn
-                // counter alone would give each cell the same order in every pass.
-                for (Contender contender : rotated(options.contenders(), c + pass)) {
+                for (Contender contender : order(options.contenders(), c, pass)) {
                     Measurement m = measure(cell, contender, options.measure());
                     done++;
                     progress.println(progressLine(done, total, m));
@@ -87,10 +85,16 @@ final class RaftBenchRunner {
     }
 
     /**
-     * The contenders starting at a different one for each cell, so that none is always first after
-     * a deletion (page cache, disk state) or always last.
+     * The order of the contenders at cell {@code cell} in pass {@code pass}: rotated by both, so
+     * that none is always first after a deletion (page cache, disk state) or always last, and each
+     * cell starts with a different one in successive passes (a counter over all cells would not
+     * when the contender count divides the cell count).
      */
-    static List<Contender> rotated(List<Contender> contenders, int turn) {
+    static List<Contender> order(List<Contender> contenders, int cell, int pass) {
+        return rotated(contenders, cell + pass);
+    }
+
+    private static List<Contender> rotated(List<Contender> contenders, int turn) {
         int n = contenders.size();
         List<Contender> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
