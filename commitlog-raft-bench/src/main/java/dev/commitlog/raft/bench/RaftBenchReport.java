@@ -1,0 +1,125 @@
+package dev.commitlog.raft.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The benchmark's output: a table per (replicas, payload) with a row per (groups, in flight) and,
+ * per contender, committed ops/s and p99 commit latency; the best commit-log contender's ops/s over
+ * RocksDB's; and each contender's fsyncs per committed operation. Also the same figures as CSV.
+ */
+final class RaftBenchReport {
+    static final String CSV_HEADER = "replicas,payload,groups,inflight,contender,ops_per_s,p50_ms,p99_ms,fsyncs_per_op,failed_tasks,error";
+
+    private final List<Measurement> measurements;
+    private final List<Contender> contenders;
+
+    RaftBenchReport(List<Measurement> measurements, List<Contender> contenders) {
+        this.measurements = measurements;
+        this.contenders = contenders;
+    }
+
+    void printTables(PrintStream out) {
+        List<int[]> shapes = new ArrayList<>();
+        for (Measurement m : measurements) {
+            int[] shape = {m.cell().replicas(), m.cell().payload()};
+            if (shapes.stream().noneMatch(s -> s[0] == shape[0] && s[1] == shape[1])) {
+                shapes.add(shape);
+            }
+        }
+        boolean ratio = contenders.contains(Contender.ROCKSDB) && contenders.stream().anyMatch(Contender::commitLog);
+        for (int[] shape : shapes) {
+            out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: committed ops/s and p99 commit latency (ms)%n", shape[0], shape[1]);
+            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "", ""));
+            StringBuilder units = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "groups", "inflight"));
+            for (Contender c : contenders) {
+                header.append(String.format(Locale.ROOT, " | %20s", c.label()));
+                units.append(String.format(Locale.ROOT, " | %10s %9s", "ops/s", "p99 ms"));
+            }
+            if (ratio) {
+                header.append(String.format(Locale.ROOT, " | %14s", "best commitlog"));
+                units.append(String.format(Locale.ROOT, " | %14s", "/ rocksdb"));
+            }
+            header.append(" | fsyncs/op");
+            units.append(" |          ");
+            for (Contender c : contenders) {
+                header.append(String.format(Locale.ROOT, " %8s", ""));
+                units.append(String.format(Locale.ROOT, " %8s", shortLabel(c)));
+            }
+            out.println(header.toString().stripTrailing());
+            out.println(units.toString().stripTrailing());
+            out.println("-".repeat(units.length()));
+            for (Cell cell : cells(shape[0], shape[1])) {
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d %8d", cell.groups(), cell.inflight()));
+                for (Contender c : contenders) {
+                    Optional<Measurement> m = find(cell, c);
+                    row.append(" | ").append(m.filter(Measurement::ok)
+                            .map(x -> String.format(Locale.ROOT, "%10.0f %9.2f", x.opsPerSec(), x.p99Millis()))
+                            .orElse(String.format(Locale.ROOT, "%20s", "failed")));
+                }
+                if (ratio) {
+                    row.append(String.format(Locale.ROOT, " | %14s", ratio(cell).map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-")));
+                }
+                row.append(" |          ");
+                for (Contender c : contenders) {
+                    row.append(String.format(Locale.ROOT, " %8s", find(cell, c).filter(Measurement::ok)
+                            .map(x -> String.format(Locale.ROOT, "%.3f", x.fsyncsPerOp())).orElse("-")));
+                }
+                out.println(row.toString().stripTrailing());
+            }
+        }
+        measurements.stream().filter(m -> !m.ok())
+                .forEach(m -> out.println("failed: " + m.cell() + " " + m.contender().label() + ": " + m.error()));
+    }
+
+    /** The best commit-log contender's ops/s over RocksDB's at the cell, when both were measured. */
+    Optional<Double> ratio(Cell cell) {
+        Optional<Measurement> rocks = find(cell, Contender.ROCKSDB).filter(Measurement::ok);
+        Optional<Double> best = contenders.stream().filter(Contender::commitLog)
+                .map(c -> find(cell, c)).flatMap(Optional::stream).filter(Measurement::ok)
+                .map(Measurement::opsPerSec).max(Double::compare);
+        if (rocks.isEmpty() || best.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(best.get() / rocks.get().opsPerSec());
+    }
+
+    void writeCsv(Path file) throws IOException {
+        List<String> lines = new ArrayList<>();
+        lines.add(CSV_HEADER);
+        for (Measurement m : measurements) {
+            Cell c = m.cell();
+            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s", c.replicas(), c.payload(),
+                    c.groups(), c.inflight(), m.contender().label(), m.opsPerSec(), m.p50Millis(), m.p99Millis(),
+                    m.fsyncsPerOp(), m.failures(), m.ok() ? "" : '"' + m.error().replace('"', '\'') + '"'));
+        }
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.write(file, lines);
+    }
+
+    private List<Cell> cells(int replicas, int payload) {
+        return measurements.stream().map(Measurement::cell)
+                .filter(c -> c.replicas() == replicas && c.payload() == payload).distinct().toList();
+    }
+
+    private Optional<Measurement> find(Cell cell, Contender contender) {
+        return measurements.stream().filter(m -> m.cell().equals(cell) && m.contender() == contender).findFirst();
+    }
+
+    private static String shortLabel(Contender c) {
+        return switch (c) {
+            case ROCKSDB -> "rocksdb";
+            case COMMITLOG_ADAPTIVE -> "adaptive";
+            case COMMITLOG_BATCH -> "batch";
+        };
+    }
+}

@@ -1,0 +1,156 @@
+package dev.commitlog.raft.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs the grid: for each pass, each cell, each contender in turn (so contenders at a cell are
+ * measured seconds, not an hour, apart; the first one rotates from cell to cell), a fresh cluster,
+ * warm-up, one measurement, then the cluster's data deleted. Figures are medians over the passes.
+ */
+final class RaftBenchRunner {
+    private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
+    /** The shortest JVM warm-up run, whatever --warmup-seconds says. */
+    private static final Duration JVM_WARMUP = Duration.ofMillis(200);
+
+    private final RaftBenchOptions options;
+    private final PrintStream progress;
+
+    RaftBenchRunner(RaftBenchOptions options, PrintStream progress) {
+        this.options = options;
+        this.progress = progress;
+    }
+
+    List<Cell> cells() {
+        List<Cell> cells = new ArrayList<>();
+        for (int replicas : options.replicas()) {
+            for (int payload : options.payloads()) {
+                for (int groups : options.groups()) {
+                    for (int inflight : options.inflight()) {
+                        cells.add(new Cell(replicas, payload, groups, inflight));
+                    }
+                }
+            }
+        }
+        return cells;
+    }
+
+    /** Every cell's median measurement per contender, in grid order then contender order. */
+    List<Measurement> run() throws IOException, InterruptedException {
+        Files.createDirectories(options.dir());
+        warmUpJvm();
+        Map<String, List<Measurement>> repeats = new LinkedHashMap<>();
+        for (Cell cell : cells()) {
+            for (Contender contender : options.contenders()) {
+                repeats.put(key(cell, contender), new ArrayList<>());
+            }
+        }
+        int total = options.measurements();
+        int done = 0;
+        List<Cell> cells = cells();
+        for (int pass = 0; pass < options.repeats(); pass++) {
+            for (int c = 0; c < cells.size(); c++) {
+                Cell cell = cells.get(c);
+                for (Contender contender : order(options.contenders(), c, pass)) {
+                    Measurement m = measure(cell, contender, options.measure());
+                    done++;
+                    progress.println(progressLine(done, total, m));
+                    repeats.get(key(cell, contender)).add(m);
+                }
+            }
+        }
+        return repeats.values().stream().map(Measurement::median).toList();
+    }
+
+    /**
+     * One short unrecorded run (about twice the warm-up) of each contender at the first cell, so that the first measurements do not
+     * pay for class loading and JIT compilation of JRaft's code paths the others then reuse.
+     */
+    private void warmUpJvm() throws InterruptedException {
+        Cell first = cells().get(0);
+        for (Contender contender : options.contenders()) {
+            Measurement m = measure(first, contender, JVM_WARMUP.compareTo(options.warmup()) > 0 ? JVM_WARMUP : options.warmup());
+            progress.println("JVM warm-up, not recorded: " + progressLine(0, 0, m).substring("[0/0] ".length()));
+        }
+    }
+
+    /**
+     * The order of the contenders at cell {@code cell} in pass {@code pass}: rotated by both, so
+     * that none is always first after a deletion (page cache, disk state) or always last, and each
+     * cell starts with a different one in successive passes (a counter over all cells would not
+     * when the contender count divides the cell count).
+     */
+    static List<Contender> order(List<Contender> contenders, int cell, int pass) {
+        return rotated(contenders, cell + pass);
+    }
+
+    private static List<Contender> rotated(List<Contender> contenders, int turn) {
+        int n = contenders.size();
+        List<Contender> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(contenders.get((turn + i) % n));
+        }
+        return out;
+    }
+
+    private static String key(Cell cell, Contender contender) {
+        return cell + "/" + contender.label();
+    }
+
+    Measurement measure(Cell cell, Contender contender, Duration measure) throws InterruptedException {
+        Path root = options.dir().toAbsolutePath().resolve(contender.label() + "-" + System.nanoTime());
+        BenchCluster cluster = new BenchCluster(contender, root, cell.replicas(), cell.groups());
+        try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, cell.inflight(), cell.payload())) {
+            cluster.start(LEADER_TIMEOUT);
+            load.start();
+            Thread.sleep(options.warmup().toMillis());
+
+            load.intervalLatencies();   // drop the warm-up's
+            long committed0 = load.committed();
+            long failed0 = load.failed();
+            long fsyncs0 = cluster.fsyncs();
+            long t0 = System.nanoTime();
+            Thread.sleep(measure.toMillis());
+            long committed = load.committed() - committed0;
+            long fsyncs = cluster.fsyncs() - fsyncs0;
+            long nanos = System.nanoTime() - t0;
+            long failed = load.failed() - failed0;
+            Histogram latencies = load.intervalLatencies();
+            load.stop(DRAIN_TIMEOUT);
+
+            if (committed == 0) {
+                return Measurement.failed(cell, contender, "no task committed in " + measure);
+            }
+            return new Measurement(cell, contender, committed * 1e9 / nanos,
+                    latencies.getValueAtPercentile(50) / 1000.0, latencies.getValueAtPercentile(99) / 1000.0,
+                    (double) fsyncs / committed, failed, null);
+        } catch (RuntimeException | IOException e) {
+            return Measurement.failed(cell, contender, e.toString());
+        } finally {
+            try {
+                cluster.stopAndDelete();
+            } catch (RuntimeException e) {
+                progress.println("raft-bench: cleaning up " + root + ": " + e);
+            }
+        }
+    }
+
+    private static String progressLine(int done, int total, Measurement m) {
+        String head = String.format(Locale.ROOT, "[%d/%d] %s %s: ", done, total, m.cell(), m.contender().label());
+        if (!m.ok()) {
+            return head + "FAILED " + m.error();
+        }
+        return head + String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %.3f fsyncs/op, %d failed tasks",
+                m.opsPerSec(), m.p50Millis(), m.p99Millis(), m.fsyncsPerOp(), m.failures());
+    }
+}

@@ -1,0 +1,60 @@
+package dev.commitlog.raft.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One cell of the benchmark through its command line, every contender on single-node groups:
+ * it runs, prints the table, writes the CSV and leaves no data. Figures are not judged (speed is
+ * for the benchmark itself), except that a committed task cost some sync: fsyncs/op above zero for
+ * every contender shows each one's counter is wired to the syncs its storage really makes.
+ */
+@Timeout(60)
+class RaftBenchSmokeTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void oneCellRunsEveryContenderAndReportsIt() throws Exception {
+        Path data = tmp.resolve("data");
+        Path csv = tmp.resolve("out.csv");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = RaftBenchMain.run(List.of("--replicas", "1", "--groups", "1", "--inflight", "4", "--payload", "128",
+                        "--warmup-seconds", "0.2", "--seconds", "0.3", "--dir", data.toString(), "--csv", csv.toString(),
+                        "--log", "-"),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertEquals(0, code, printed + err.toString(StandardCharsets.UTF_8));
+
+        assertTrue(printed.contains("replicas 1, payload 128 B"), printed);
+        for (Contender c : Contender.values()) {
+            assertTrue(printed.contains(c.label()), c.label() + " column in\n" + printed);
+        }
+        assertTrue(printed.lines().anyMatch(l -> l.matches("\\s+1\\s+4 \\|.*x \\|.*")), "row with the ratio in\n" + printed);
+
+        List<String> rows = Files.readAllLines(csv);
+        assertEquals(RaftBenchReport.CSV_HEADER, rows.get(0));
+        assertEquals(1 + Contender.values().length, rows.size(), String.join("\n", rows));
+        for (String row : rows.subList(1, rows.size())) {
+            String[] f = row.split(",", -1);
+            assertTrue(Double.parseDouble(f[5]) > 0, "ops/s in " + row);
+            assertTrue(Double.parseDouble(f[8]) > 0, "fsyncs/op in " + row);
+            assertEquals("", f[10], "no error in " + row);
+        }
+        try (Stream<Path> left = Files.list(data)) {
+            assertEquals(List.of(), left.toList(), "each cluster's data is deleted after its measurement");
+        }
+    }
+}
