@@ -99,7 +99,7 @@ final class RaftPowerLossScenario {
         @Override
         public String toString() {
             return images + " images (" + fromFlushEvents + " at flush events, by loss " + byLoss + "), "
-                    + acknowledgedCallsChecked + " acknowledged calls required, " + entriesVerified + " entries verified; calls in"
+                    + acknowledgedCallsChecked + " acknowledged calls checked (summed over images), " + entriesVerified + " entries verified; calls in"
                     + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes";
         }
     }

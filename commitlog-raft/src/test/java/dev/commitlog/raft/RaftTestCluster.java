@@ -4,8 +4,12 @@ import com.alipay.sofa.jraft.Node;
 import com.alipay.sofa.jraft.RaftGroupService;
 import com.alipay.sofa.jraft.Status;
 import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.conf.ConfigurationManager;
+import com.alipay.sofa.jraft.entity.LogEntry;
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.entity.Task;
+import com.alipay.sofa.jraft.entity.codec.v2.LogEntryV2CodecFactory;
+import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.config.CommitLogConfig;
@@ -88,8 +92,7 @@ final class RaftTestCluster implements AutoCloseable {
         if (member.running()) {
             throw new IllegalStateException(member.peer + " is running");
         }
-        member.log = RaftCommitLog.open(CommitLogConfig.builder(member.dir.resolve("commitlog")).syncMode(syncMode)
-                .segmentSize(8 * 1024 * 1024).build());
+        member.log = RaftCommitLog.open(commitLogConfig(member));
         member.fsm = new OpsStateMachine();
 
         RaftOptions raftOptions = new RaftOptions();
@@ -119,6 +122,37 @@ final class RaftTestCluster implements AutoCloseable {
         member.node = member.service.start();
         if (member.node == null) {
             throw new IllegalStateException("node " + member.peer + " did not start");
+        }
+    }
+
+    private CommitLogConfig commitLogConfig(Member member) {
+        return CommitLogConfig.builder(member.dir.resolve("commitlog")).syncMode(syncMode).segmentSize(8 * 1024 * 1024).build();
+    }
+
+    /**
+     * The entries of a stopped member's log as its commit log holds them on disk: the log reopened
+     * and replayed by a fresh storage, index {@code first} first.
+     */
+    List<LogEntry> entriesOnDisk(Member member) throws IOException {
+        if (member.running()) {
+            throw new IllegalStateException(member.peer + " is running: stop it before reading its log");
+        }
+        try (RaftCommitLog log = RaftCommitLog.open(commitLogConfig(member))) {
+            RaftOptions raftOptions = new RaftOptions();
+            raftOptions.setSync(true);
+            CommitLogLogStorage storage = log.storage(member.dir.resolve("log").toString(), raftOptions);
+            LogStorageOptions options = new LogStorageOptions();
+            options.setConfigurationManager(new ConfigurationManager());
+            options.setLogEntryCodecFactory(LogEntryV2CodecFactory.getInstance());
+            if (!storage.init(options)) {
+                throw new IllegalStateException("the log storage of " + member.peer + " does not initialize");
+            }
+            List<LogEntry> entries = new ArrayList<>();
+            for (long index = storage.getFirstLogIndex(); index <= storage.getLastLogIndex(); index++) {
+                entries.add(storage.getEntry(index));
+            }
+            storage.shutdown();
+            return entries;
         }
     }
 
@@ -165,6 +199,17 @@ final class RaftTestCluster implements AutoCloseable {
      * waits for every closure; returns the statuses in operation order.
      */
     static List<Status> apply(Member leader, long from, long to, Duration timeout) throws Exception {
+        List<CompletableFuture<Status>> futures = submit(leader, from, to);
+        List<Status> statuses = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (CompletableFuture<Status> future : futures) {
+            statuses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+        }
+        return statuses;
+    }
+
+    /** Submits operations {@code from} (inclusive) to {@code to} (exclusive) to {@code leader}; each future completes with its closure's status. */
+    static List<CompletableFuture<Status>> submit(Member leader, long from, long to) {
         List<CompletableFuture<Status>> futures = new ArrayList<>();
         for (long op = from; op < to; op++) {
             CompletableFuture<Status> future = new CompletableFuture<>();
@@ -172,12 +217,7 @@ final class RaftTestCluster implements AutoCloseable {
             leader.node.apply(new Task(data, future::complete));
             futures.add(future);
         }
-        List<Status> statuses = new ArrayList<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (CompletableFuture<Status> future : futures) {
-            statuses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-        }
-        return statuses;
+        return futures;
     }
 
     static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
