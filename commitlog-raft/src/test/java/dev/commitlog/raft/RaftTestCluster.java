@@ -64,13 +64,29 @@ final class RaftTestCluster implements AutoCloseable {
     }
 
     RaftTestCluster(Path root, int size, SyncMode syncMode, boolean snapshots) {
+        this(root, freePorts(size), syncMode, snapshots);
+    }
+
+    /** Nodes on the given loopback ports: a cluster restarted in another process finds its peers where they were. */
+    RaftTestCluster(Path root, List<Integer> ports, SyncMode syncMode, boolean snapshots) {
         this.syncMode = syncMode;
         this.snapshots = snapshots;
-        for (int i = 0; i < size; i++) {
-            PeerId peer = new PeerId("127.0.0.1", freePort());
+        for (int i = 0; i < ports.size(); i++) {
+            PeerId peer = new PeerId("127.0.0.1", ports.get(i));
             conf.addPeer(peer);
             members.put(peer, new Member(peer, root.resolve("node-" + i)));
         }
+    }
+
+    static List<Integer> freePorts(int count) {
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < count) {
+            int port = freePort();
+            if (!ports.contains(port)) {
+                ports.add(port);
+            }
+        }
+        return ports;
     }
 
     private static int freePort() {
