@@ -49,15 +49,23 @@ final class InFlightSubmitter {
             for (long op = first; !stop; op++) {
                 window.acquire();
                 long id = op;
-                leader.node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
-                    if (status.isOk()) {
-                        acknowledged.add(id);
-                        enoughAcknowledged.countDown();
-                    } else {
-                        failed.incrementAndGet();
-                    }
+                try {
+                    leader.node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
+                        if (status.isOk()) {
+                            acknowledged.add(id);
+                            enoughAcknowledged.countDown();
+                        } else {
+                            failed.incrementAndGet();
+                        }
+                        window.release();
+                    }));
+                } catch (IllegalStateException e) {
+                    // JRaft refuses tasks once the node shuts down ("Node is shutting down"), failing
+                    // the closure on a pool that may be gone: its permit is given back here.
+                    failed.incrementAndGet();
                     window.release();
-                }));
+                    return;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

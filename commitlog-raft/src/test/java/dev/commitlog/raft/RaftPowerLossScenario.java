@@ -15,6 +15,7 @@ import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.CrashImageSchedule;
 import dev.commitlog.io.SimulatedDisk;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -55,23 +55,20 @@ final class RaftPowerLossScenario {
     /** The driver truncates its prefix up to the commit point when its log grows past this, so the model stays small. */
     private static final int MAX_MODEL_ENTRIES = 160;
     private static final int MAX_APPEND = 12;
+    /** Images at every third flush: Batch and Adaptive flush often. */
+    private static final int FLUSH_STRIDE = 3;
 
     private final SyncMode mode;
     private final long seed;
     private final Path root;
-    private final int targetImages;
     private final int callsPerGroup;
     private final SimulatedDisk disk = new SimulatedDisk();
     private final List<List<ModelLog>> histories = new ArrayList<>();
     private final AtomicIntegerArray started = new AtomicIntegerArray(GROUPS);
     private final AtomicIntegerArray acked = new AtomicIntegerArray(GROUPS);
     private final List<Image> images = new CopyOnWriteArrayList<>();
-    private final AtomicInteger imageCount = new AtomicInteger();
-    private final AtomicInteger flushImages = new AtomicInteger();
-    private final AtomicInteger flushEvents = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private volatile boolean capturing;
-    private volatile boolean snapshotting = true;
+    private final CrashImageSchedule schedule;
     private volatile boolean stop;
 
     static final class Counts {
@@ -116,13 +113,14 @@ final class RaftPowerLossScenario {
         this.mode = mode;
         this.seed = seed;
         this.root = root;
-        this.targetImages = targetImages;
         this.callsPerGroup = callsPerGroup;
         for (int g = 0; g < GROUPS; g++) {
             List<ModelLog> history = new CopyOnWriteArrayList<>();
             history.add(ModelLog.EMPTY);
             histories.add(history);
         }
+        this.schedule = new CrashImageSchedule(disk, seed, targetImages, FLUSH_STRIDE, this::capture, this::allDone, failure)
+                .hookFlushes();
     }
 
     static String groupKey(int group) {
@@ -157,14 +155,6 @@ final class RaftPowerLossScenario {
     }
 
     Counts run() throws Exception {
-        int flushStride = 3;
-        disk.onFlush(event -> {
-            if (capturing && !event.failed() && flushEvents.incrementAndGet() % flushStride == 0
-                    && flushImages.get() < targetImages / 2) {
-                flushImages.incrementAndGet();
-                capture("after flush #" + event.sequence() + " of " + event.file());
-            }
-        });
         try (CommitLog live = CommitLog.open(config(Files.createDirectories(root.resolve("live"))), disk,
                 (file, offset, position, reason, action) -> failure.compareAndSet(null,
                         new AssertionError("the live log reported damage: " + file + " offset " + offset + ": " + reason)))) {
@@ -176,24 +166,22 @@ final class RaftPowerLossScenario {
                 int group = g;
                 threads.add(new Thread(() -> drive(group, storage), "driver-" + g));
             }
-            capturing = true;
-            Thread snapshotter = new Thread(this::snapshotLoop, "snapshotter");
+            schedule.start();
             threads.forEach(Thread::start);
-            snapshotter.start();
-            snapshotter.join();
+            schedule.awaitSnapshots();
             stop = true;
             for (Thread thread : threads) {
                 thread.join();
             }
-            capturing = false;
+            schedule.stopCapturing();
         }
         if (failure.get() != null) {
             throw new AssertionError("a thread failed in " + mode + " (seed " + seed + "): " + failure.get(), failure.get());
         }
-        capture("after close"); // every call returned: exactly the last state
+        schedule.take("after close"); // every call returned: exactly the last state
 
         Counts counts = new Counts();
-        counts.fromFlushEvents = flushImages.get();
+        counts.fromFlushEvents = schedule.flushImages();
         Path reopen = Files.createDirectories(root.resolve("reopen"));
         for (Image image : images) {
             verify(image, reopen, counts);
@@ -211,7 +199,7 @@ final class RaftPowerLossScenario {
         long nextSeq = 0;
         try {
             for (int call = 0; call < callsPerGroup && !stop; call++) {
-                keepPaceWithImages(call);
+                schedule.keepPace(call, callsPerGroup);
                 commit = commit + (long) random.nextInt((int) (model.last() - commit) + 1);
                 int choice = random.nextInt(100);
                 ModelLog next;
@@ -266,31 +254,6 @@ final class RaftPowerLossScenario {
         }
     }
 
-    /** Keeps the drivers from running out of calls before the timed images reach their share. */
-    private void keepPaceWithImages(int call) {
-        while (snapshotting && !stop && (long) imageCount.get() * callsPerGroup < (long) call * targetImages) {
-            LockSupport.parkNanos(50_000);
-        }
-    }
-
-    private void snapshotLoop() {
-        Random random = new Random(seed);
-        try {
-            while (imageCount.get() - flushImages.get() < targetImages - targetImages / 2 && !allDone()) {
-                LockSupport.parkNanos(random.nextInt(600_000));
-                capture("from snapshot thread");
-            }
-            snapshotting = false;
-            while (flushImages.get() < targetImages / 2 && !allDone()) {
-                LockSupport.parkNanos(200_000);
-            }
-        } catch (Throwable e) {
-            failure.compareAndSet(null, e);
-        } finally {
-            snapshotting = false;
-        }
-    }
-
     private boolean allDone() {
         for (int g = 0; g < GROUPS; g++) {
             if (acked.get(g) < callsPerGroup) {
@@ -301,12 +264,11 @@ final class RaftPowerLossScenario {
     }
 
     /** Acknowledged calls first, then the image, then the calls started. */
-    private void capture(String origin) {
+    private void capture(String origin, int index) {
         int[] ackedNow = new int[GROUPS];
         for (int g = 0; g < GROUPS; g++) {
             ackedNow[g] = acked.get(g);
         }
-        int index = imageCount.getAndIncrement();
         long imageSeed = seed * 1_000_003L + index;
         Random random = new Random(imageSeed);
         SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);

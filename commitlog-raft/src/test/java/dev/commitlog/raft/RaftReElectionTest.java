@@ -1,5 +1,7 @@
 package dev.commitlog.raft;
 
+import static dev.commitlog.raft.RaftTestCluster.applyAll;
+import static dev.commitlog.raft.RaftTestCluster.awaitAllEqual;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -19,7 +21,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(90)
 class RaftReElectionTest {
     private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(15);
-    private static final Duration APPLY_TIMEOUT = Duration.ofSeconds(20);
-    private static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(20);
+    private static final Duration APPLY_TIMEOUT = RaftTestCluster.APPLY_TIMEOUT;
+    private static final Duration CATCH_UP_TIMEOUT = RaftTestCluster.CATCH_UP_TIMEOUT;
     /** Operations the isolated leader accepts but cannot commit: far from every acknowledged one. */
     private static final long UNCOMMITTED = 1_000_000;
     /** More uncommitted entries than the new leader writes before the old one returns, so a tail is left past its log. */
@@ -194,24 +195,6 @@ class RaftReElectionTest {
         }
         for (CompletableFuture<Void> stop : stops) {
             stop.get(APPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        }
-    }
-
-    private static List<Long> applyAll(Member leader, long from, long to) throws Exception {
-        List<Status> statuses = RaftTestCluster.apply(leader, from, to, APPLY_TIMEOUT);
-        for (int i = 0; i < statuses.size(); i++) {
-            assertTrue(statuses.get(i).isOk(), "operation " + (from + i) + ": " + statuses.get(i));
-        }
-        return LongStream.range(from, to).boxed().toList();
-    }
-
-    private static void awaitAllEqual(RaftTestCluster cluster, List<Long> acknowledged) throws InterruptedException {
-        for (Member member : cluster.running()) {
-            RaftTestCluster.await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
-                    () -> member.fsm.size() >= acknowledged.size());
-        }
-        for (Member member : cluster.running()) {
-            assertEquals(acknowledged, member.fsm.ops(), member.peer + " state machine");
         }
     }
 }

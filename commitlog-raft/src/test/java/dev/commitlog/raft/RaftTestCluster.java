@@ -1,5 +1,8 @@
 package dev.commitlog.raft;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.alipay.sofa.jraft.Node;
 import com.alipay.sofa.jraft.RaftGroupService;
 import com.alipay.sofa.jraft.Status;
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.LongStream;
 
 /**
  * Raft nodes of one group in this JVM on loopback, each with its own directory: a commit log
@@ -36,6 +40,8 @@ import java.util.function.BooleanSupplier;
 final class RaftTestCluster implements AutoCloseable {
     static final String GROUP = "commitlog-raft-test";
     static final int ELECTION_TIMEOUT_MS = 600;
+    static final Duration APPLY_TIMEOUT = Duration.ofSeconds(20);
+    static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(20);
 
     private final SyncMode syncMode;
     private final boolean snapshots;
@@ -222,6 +228,27 @@ final class RaftTestCluster implements AutoCloseable {
             statuses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
         }
         return statuses;
+    }
+
+    /** Applies the operations and returns them, after checking that every closure reports success. */
+    static List<Long> applyAll(Member leader, long from, long to) throws Exception {
+        List<Status> statuses = apply(leader, from, to, APPLY_TIMEOUT);
+        for (int i = 0; i < statuses.size(); i++) {
+            Status status = statuses.get(i);
+            assertTrue(status.isOk(), "operation " + (from + i) + ": " + status);
+        }
+        return LongStream.range(from, to).boxed().toList();
+    }
+
+    /** Waits until every running node applied as many operations as were acknowledged; then each must hold exactly those. */
+    static void awaitAllEqual(RaftTestCluster cluster, List<Long> acknowledged) throws InterruptedException {
+        for (Member member : cluster.running()) {
+            await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
+                    () -> member.fsm.size() >= acknowledged.size());
+        }
+        for (Member member : cluster.running()) {
+            assertEquals(acknowledged, member.fsm.ops(), member.peer + " state machine");
+        }
     }
 
     /** Submits operations {@code from} (inclusive) to {@code to} (exclusive) to {@code leader}; each future completes with its closure's status. */
