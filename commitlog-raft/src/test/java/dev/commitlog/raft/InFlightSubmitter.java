@@ -46,8 +46,12 @@ final class InFlightSubmitter {
 
     private void run() {
         try {
-            for (long op = first; !stop; op++) {
+            for (long op = first; ; op++) {
                 window.acquire();
+                if (stop) {
+                    window.release();
+                    return;
+                }
                 long id = op;
                 try {
                     leader.node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
@@ -70,6 +74,16 @@ final class InFlightSubmitter {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** No task is submitted after this returns; those in flight stay in flight. */
+    void stopSubmitting() {
+        stop = true;
+    }
+
+    /** Tasks submitted whose closures have not run yet. */
+    int inFlight() {
+        return windowSize - window.availablePermits();
     }
 
     /** Stops submitting and waits until every submitted task's closure ran (the node must be stopped or still running). */

@@ -111,12 +111,15 @@ class RaftReElectionTest {
             InFlightSubmitter submitter = new InFlightSubmitter(oldLeader, 50, IN_FLIGHT, 100);
             submitter.start();
             assertTrue(submitter.awaitAcknowledged(APPLY_TIMEOUT), "the first in-flight operations acknowledged");
+            submitter.stopSubmitting();
+            int inFlightAtStop = submitter.inFlight();
             cluster.stop(oldLeader);
             submitter.finish();
             acknowledged.addAll(submitter.acknowledged());
-            assertTrue(submitter.failed() > 0, "the leader stopped with tasks in flight, some of which failed");
-            System.out.printf("leader stopped with tasks in flight: %d acknowledged, %d failed%n", submitter.acknowledged().size(),
-                    submitter.failed());
+            assertTrue(inFlightAtStop > 0, "the leader stopped with tasks in flight");
+            // Whether those commit during the shutdown or fail is JRaft's choice: only the acknowledged ones must survive.
+            System.out.printf("leader stopped with %d tasks in flight: %d operations acknowledged, %d failed%n", inFlightAtStop,
+                    submitter.acknowledged().size(), submitter.failed());
 
             Member newLeader = cluster.awaitLeader(LEADER_TIMEOUT);
             acknowledged.addAll(applyAll(newLeader, 10_000, 10_050));
