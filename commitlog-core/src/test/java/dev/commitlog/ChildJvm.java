@@ -5,17 +5,20 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** Starts a main class of the test sources in a child JVM with the same class path and JVM flags. */
-final class ChildJvm {
+/**
+ * Starts a main class of the test sources in a child JVM with the same class path and JVM flags.
+ * Public for other modules' tests (commitlog-raft's process kills), through the test-jar.
+ */
+public final class ChildJvm {
     private ChildJvm() {
     }
 
-    static List<String> command(Class<?> mainClass, String... args) {
+    public static List<String> command(Class<?> mainClass, String... args) {
         return command(jvmFlags(), mainClass, args);
     }
 
     /** The Chronicle flags surefire runs the tests with, one per element. */
-    static List<String> jvmFlags() {
+    public static List<String> jvmFlags() {
         List<String> flags = new ArrayList<>();
         for (String flag : System.getProperty("commitlog.test.jvmFlags", "").trim().split("\\s+")) {
             if (!flag.isEmpty()) {
@@ -26,7 +29,7 @@ final class ChildJvm {
     }
 
     /** A child started with exactly {@code jvmFlags} (e.g. none, or all but one of the Chronicle flags). */
-    static List<String> command(List<String> jvmFlags, Class<?> mainClass, String... args) {
+    public static List<String> command(List<String> jvmFlags, Class<?> mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(jvmFlags);
@@ -37,7 +40,7 @@ final class ChildJvm {
         return command;
     }
 
-    static Process start(List<String> command) throws IOException {
+    public static Process start(List<String> command) throws IOException {
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.io.CrashImageSchedule;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.record.RecordDescriptor;
@@ -17,7 +18,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -160,15 +160,10 @@ class SimulatedPowerLossTest {
         private final AtomicIntegerArray started = new AtomicIntegerArray(THREADS);
         private final AtomicIntegerArray acked = new AtomicIntegerArray(THREADS);
         private final List<Snapshot> snapshots = new ArrayList<>();
-        private final AtomicInteger imageCount = new AtomicInteger();
-        private final AtomicInteger flushImages = new AtomicInteger();
-        private final AtomicInteger flushEvents = new AtomicInteger();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private volatile CommitLog live;
-        private volatile boolean capturing;
+        private CrashImageSchedule schedule;
         private volatile boolean stop;
-        /** While the snapshot thread takes its timed images, appenders keep pace with them ({@link #keepPaceWithImages}). */
-        private volatile boolean snapshotting = true;
 
         Scenario(SyncMode mode, boolean async, long seed, Path root, int targetImages) {
             this.mode = mode;
@@ -192,45 +187,33 @@ class SimulatedPowerLossTest {
 
         Counts run() throws Exception {
             int flushStride = mode == SyncMode.BATCH || mode == SyncMode.ADAPTIVE ? 3 : 1;
-            disk.onFlush(event -> {
-                if (capturing && !event.failed() && flushEvents.incrementAndGet() % flushStride == 0
-                        && flushImages.get() < targetImages / 2) {
-                    flushImages.incrementAndGet();
-                    capture("after flush #" + event.sequence() + " of " + event.file() + " [" + event.from() + ", " + event.to() + ")");
-                }
-            });
-            Consumer<String> captureNow = origin -> {
-                if (capturing) {
-                    capture(origin);
-                }
-            };
+            schedule = new CrashImageSchedule(disk, seed, targetImages, flushStride, this::capture, this::allDone, failure)
+                    .hookFlushes();
             live = CommitLog.open(TestLogs.smallSegmentConfig(Files.createDirectories(root.resolve("live")), mode),
-                    liveStorage.apply(disk, captureNow), damageOnTheLiveLogFails());
-            capturing = true;
+                    liveStorage.apply(disk, schedule::takeIfCapturing), damageOnTheLiveLogFails());
             List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < THREADS; t++) {
                 int thread = t;
                 threads.add(new Thread(() -> append(thread), "appender-" + t));
             }
-            Thread snapshotter = new Thread(this::snapshotLoop, "snapshotter");
+            schedule.start();
             threads.forEach(Thread::start);
-            snapshotter.start();
-            snapshotter.join();
+            schedule.awaitSnapshots();
             stop = true;
             for (Thread thread : threads) {
                 thread.join();
             }
-            capturing = false;
+            schedule.stopCapturing();
             live.close();
             if (failure.get() != null) {
                 // The cause in the message too: CI's summary prints the message, not the stack trace.
                 throw new AssertionError("a thread failed in " + mode + " (seed " + seed + "): " + failure.get(), failure.get());
             }
             // After a clean close every acknowledged record is durable, whatever the mode.
-            capture("after close");
+            schedule.take("after close");
 
             Counts counts = new Counts();
-            counts.fromFlushEvents = flushImages.get();
+            counts.fromFlushEvents = schedule.flushImages();
             Path reopen = Files.createDirectories(root.resolve("reopen"));
             for (Snapshot snapshot : snapshots) {
                 verify(snapshot, reopen, counts);
@@ -250,7 +233,9 @@ class SimulatedPowerLossTest {
             AppendCallback completions = async ? completionsOf(thread) : null;
             try {
                 for (int seq = 0; seq < MAX_PER_THREAD && !stop; seq++) {
-                    keepPaceWithImages(seq);
+                    // Without it a fast machine, or a slow capture, lets the appenders reach their cap with
+                    // few images taken (CI once saw 48 of 100, with async appends on JDK 25).
+                    schedule.keepPace(seq, MAX_PER_THREAD);
                     byte[] bytes = record(thread, seq);
                     started.set(thread, seq + 1);
                     if (async) {
@@ -286,37 +271,6 @@ class SimulatedPowerLossTest {
             });
         }
 
-        /**
-         * Waits while this thread is further through its records than the images are through their
-         * target. Without it a fast machine, or a slow capture, lets the appenders reach their cap
-         * with few images taken (CI once saw 48 of 100, with async appends on JDK 25). Only during
-         * the timed snapshots, which always progress: the flush-event images need appends.
-         */
-        private void keepPaceWithImages(int seq) {
-            while (snapshotting && !stop && (long) imageCount.get() * MAX_PER_THREAD < (long) seq * targetImages) {
-                LockSupport.parkNanos(50_000);
-            }
-        }
-
-        private void snapshotLoop() {
-            Random random = new Random(seed);
-            try {
-                while (imageCount.get() - flushImages.get() < targetImages - targetImages / 2 && !allDone()) {
-                    LockSupport.parkNanos(random.nextInt(600_000));
-                    capture("from snapshot thread");
-                }
-                snapshotting = false;
-                // Let flush-event images reach their share too (bounded: the appenders run out).
-                while (flushImages.get() < targetImages / 2 && !allDone()) {
-                    LockSupport.parkNanos(200_000);
-                }
-            } catch (Throwable e) {
-                failure.compareAndSet(null, e);
-            } finally {
-                snapshotting = false;
-            }
-        }
-
         private boolean allDone() {
             for (int t = 0; t < THREADS; t++) {
                 if (acked.get(t) < MAX_PER_THREAD) {
@@ -327,13 +281,12 @@ class SimulatedPowerLossTest {
         }
 
         /** Acknowledged set first, then the durable position, then the image, then what had started. */
-        private void capture(String origin) {
+        private void capture(String origin, int index) {
             int[] ackedNow = new int[THREADS];
             for (int t = 0; t < THREADS; t++) {
                 ackedNow[t] = acked.get(t);
             }
             long durable = live.durablePosition();
-            int index = imageCount.getAndIncrement();
             long imageSeed = seed * 1_000_003L + index;
             Random random = new Random(imageSeed);
             SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);

@@ -1,5 +1,7 @@
 package dev.commitlog.raft;
 
+import static dev.commitlog.raft.RaftTestCluster.applyAll;
+import static dev.commitlog.raft.RaftTestCluster.awaitAllEqual;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -121,26 +122,6 @@ class RaftClusterTest {
                     () -> member.fsm.size() >= acknowledged.size());
             Status status = RaftTestCluster.snapshot(member, APPLY_TIMEOUT);
             assertTrue(status.isOk(), member.peer + " snapshot: " + status);
-        }
-    }
-
-    /** Applies the operations and returns them, after checking that every closure reports success. */
-    private static List<Long> applyAll(Member leader, long from, long to) throws Exception {
-        List<Status> statuses = RaftTestCluster.apply(leader, from, to, APPLY_TIMEOUT);
-        for (int i = 0; i < statuses.size(); i++) {
-            Status status = statuses.get(i);
-            assertTrue(status.isOk(), "operation " + (from + i) + ": " + status);
-        }
-        return LongStream.range(from, to).boxed().toList();
-    }
-
-    private static void awaitAllEqual(RaftTestCluster cluster, List<Long> acknowledged) throws InterruptedException {
-        for (Member member : cluster.running()) {
-            RaftTestCluster.await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
-                    () -> member.fsm.size() >= acknowledged.size());
-        }
-        for (Member member : cluster.running()) {
-            assertEquals(acknowledged, member.fsm.ops(), member.peer + " state machine");
         }
     }
 }

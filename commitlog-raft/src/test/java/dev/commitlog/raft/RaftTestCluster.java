@@ -1,11 +1,18 @@
 package dev.commitlog.raft;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.alipay.sofa.jraft.Node;
 import com.alipay.sofa.jraft.RaftGroupService;
 import com.alipay.sofa.jraft.Status;
 import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.conf.ConfigurationManager;
+import com.alipay.sofa.jraft.entity.LogEntry;
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.entity.Task;
+import com.alipay.sofa.jraft.entity.codec.v2.LogEntryV2CodecFactory;
+import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.config.CommitLogConfig;
@@ -23,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.LongStream;
 
 /**
  * Raft nodes of one group in this JVM on loopback, each with its own directory: a commit log
@@ -32,6 +40,8 @@ import java.util.function.BooleanSupplier;
 final class RaftTestCluster implements AutoCloseable {
     static final String GROUP = "commitlog-raft-test";
     static final int ELECTION_TIMEOUT_MS = 600;
+    static final Duration APPLY_TIMEOUT = Duration.ofSeconds(20);
+    static final Duration CATCH_UP_TIMEOUT = Duration.ofSeconds(20);
 
     private final SyncMode syncMode;
     private final boolean snapshots;
@@ -60,13 +70,29 @@ final class RaftTestCluster implements AutoCloseable {
     }
 
     RaftTestCluster(Path root, int size, SyncMode syncMode, boolean snapshots) {
+        this(root, freePorts(size), syncMode, snapshots);
+    }
+
+    /** Nodes on the given loopback ports: a cluster restarted in another process finds its peers where they were. */
+    RaftTestCluster(Path root, List<Integer> ports, SyncMode syncMode, boolean snapshots) {
         this.syncMode = syncMode;
         this.snapshots = snapshots;
-        for (int i = 0; i < size; i++) {
-            PeerId peer = new PeerId("127.0.0.1", freePort());
+        for (int i = 0; i < ports.size(); i++) {
+            PeerId peer = new PeerId("127.0.0.1", ports.get(i));
             conf.addPeer(peer);
             members.put(peer, new Member(peer, root.resolve("node-" + i)));
         }
+    }
+
+    static List<Integer> freePorts(int count) {
+        List<Integer> ports = new ArrayList<>();
+        while (ports.size() < count) {
+            int port = freePort();
+            if (!ports.contains(port)) {
+                ports.add(port);
+            }
+        }
+        return ports;
     }
 
     private static int freePort() {
@@ -88,8 +114,7 @@ final class RaftTestCluster implements AutoCloseable {
         if (member.running()) {
             throw new IllegalStateException(member.peer + " is running");
         }
-        member.log = RaftCommitLog.open(CommitLogConfig.builder(member.dir.resolve("commitlog")).syncMode(syncMode)
-                .segmentSize(8 * 1024 * 1024).build());
+        member.log = RaftCommitLog.open(commitLogConfig(member));
         member.fsm = new OpsStateMachine();
 
         RaftOptions raftOptions = new RaftOptions();
@@ -119,6 +144,37 @@ final class RaftTestCluster implements AutoCloseable {
         member.node = member.service.start();
         if (member.node == null) {
             throw new IllegalStateException("node " + member.peer + " did not start");
+        }
+    }
+
+    private CommitLogConfig commitLogConfig(Member member) {
+        return CommitLogConfig.builder(member.dir.resolve("commitlog")).syncMode(syncMode).segmentSize(8 * 1024 * 1024).build();
+    }
+
+    /**
+     * The entries of a stopped member's log as its commit log holds them on disk: the log reopened
+     * and replayed by a fresh storage, index {@code first} first.
+     */
+    List<LogEntry> entriesOnDisk(Member member) throws IOException {
+        if (member.running()) {
+            throw new IllegalStateException(member.peer + " is running: stop it before reading its log");
+        }
+        try (RaftCommitLog log = RaftCommitLog.open(commitLogConfig(member))) {
+            RaftOptions raftOptions = new RaftOptions();
+            raftOptions.setSync(true);
+            CommitLogLogStorage storage = log.storage(member.dir.resolve("log").toString(), raftOptions);
+            LogStorageOptions options = new LogStorageOptions();
+            options.setConfigurationManager(new ConfigurationManager());
+            options.setLogEntryCodecFactory(LogEntryV2CodecFactory.getInstance());
+            if (!storage.init(options)) {
+                throw new IllegalStateException("the log storage of " + member.peer + " does not initialize");
+            }
+            List<LogEntry> entries = new ArrayList<>();
+            for (long index = storage.getFirstLogIndex(); index <= storage.getLastLogIndex(); index++) {
+                entries.add(storage.getEntry(index));
+            }
+            storage.shutdown();
+            return entries;
         }
     }
 
@@ -165,6 +221,38 @@ final class RaftTestCluster implements AutoCloseable {
      * waits for every closure; returns the statuses in operation order.
      */
     static List<Status> apply(Member leader, long from, long to, Duration timeout) throws Exception {
+        List<CompletableFuture<Status>> futures = submit(leader, from, to);
+        List<Status> statuses = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (CompletableFuture<Status> future : futures) {
+            statuses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
+        }
+        return statuses;
+    }
+
+    /** Applies the operations and returns them, after checking that every closure reports success. */
+    static List<Long> applyAll(Member leader, long from, long to) throws Exception {
+        List<Status> statuses = apply(leader, from, to, APPLY_TIMEOUT);
+        for (int i = 0; i < statuses.size(); i++) {
+            Status status = statuses.get(i);
+            assertTrue(status.isOk(), "operation " + (from + i) + ": " + status);
+        }
+        return LongStream.range(from, to).boxed().toList();
+    }
+
+    /** Waits until every running node applied as many operations as were acknowledged; then each must hold exactly those. */
+    static void awaitAllEqual(RaftTestCluster cluster, List<Long> acknowledged) throws InterruptedException {
+        for (Member member : cluster.running()) {
+            await(member.peer + " applying " + acknowledged.size() + " operations", CATCH_UP_TIMEOUT,
+                    () -> member.fsm.size() >= acknowledged.size());
+        }
+        for (Member member : cluster.running()) {
+            assertEquals(acknowledged, member.fsm.ops(), member.peer + " state machine");
+        }
+    }
+
+    /** Submits operations {@code from} (inclusive) to {@code to} (exclusive) to {@code leader}; each future completes with its closure's status. */
+    static List<CompletableFuture<Status>> submit(Member leader, long from, long to) {
         List<CompletableFuture<Status>> futures = new ArrayList<>();
         for (long op = from; op < to; op++) {
             CompletableFuture<Status> future = new CompletableFuture<>();
@@ -172,12 +260,7 @@ final class RaftTestCluster implements AutoCloseable {
             leader.node.apply(new Task(data, future::complete));
             futures.add(future);
         }
-        List<Status> statuses = new ArrayList<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (CompletableFuture<Status> future : futures) {
-            statuses.add(future.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS));
-        }
-        return statuses;
+        return futures;
     }
 
     static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {

@@ -1,0 +1,106 @@
+package dev.commitlog.raft;
+
+import com.alipay.sofa.jraft.entity.Task;
+import dev.commitlog.raft.RaftTestCluster.Member;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Applies operations {@code first, first + 1, ...} to a node from its own thread, keeping up to
+ * {@code window} tasks outstanding, until {@link #finish}; records which closures succeeded. Used
+ * to stop a leader while it holds tasks in flight.
+ */
+final class InFlightSubmitter {
+    private final Member leader;
+    private final long first;
+    private final Semaphore window;
+    private final int windowSize;
+    private final CountDownLatch enoughAcknowledged;
+    private final ConcurrentSkipListSet<Long> acknowledged = new ConcurrentSkipListSet<>();
+    private final AtomicInteger failed = new AtomicInteger();
+    private final Thread thread = new Thread(this::run, "in-flight-submitter");
+    private volatile boolean stop;
+
+    InFlightSubmitter(Member leader, long first, int window, int acknowledgedBeforeSignal) {
+        this.leader = leader;
+        this.first = first;
+        this.window = new Semaphore(window);
+        this.windowSize = window;
+        this.enoughAcknowledged = new CountDownLatch(acknowledgedBeforeSignal);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean awaitAcknowledged(Duration timeout) throws InterruptedException {
+        return enoughAcknowledged.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void run() {
+        try {
+            for (long op = first; ; op++) {
+                window.acquire();
+                if (stop) {
+                    window.release();
+                    return;
+                }
+                long id = op;
+                try {
+                    leader.node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
+                        if (status.isOk()) {
+                            acknowledged.add(id);
+                            enoughAcknowledged.countDown();
+                        } else {
+                            failed.incrementAndGet();
+                        }
+                        window.release();
+                    }));
+                } catch (IllegalStateException e) {
+                    // JRaft refuses tasks once the node shuts down ("Node is shutting down"), failing
+                    // the closure on a pool that may be gone: its permit is given back here.
+                    failed.incrementAndGet();
+                    window.release();
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** No task is submitted after this returns; those in flight stay in flight. */
+    void stopSubmitting() {
+        stop = true;
+    }
+
+    /** Tasks submitted whose closures have not run yet. */
+    int inFlight() {
+        return windowSize - window.availablePermits();
+    }
+
+    /** Stops submitting and waits until every submitted task's closure ran (the node must be stopped or still running). */
+    void finish() throws InterruptedException {
+        stop = true;
+        thread.join();
+        if (!window.tryAcquire(windowSize, 20, TimeUnit.SECONDS)) {
+            throw new AssertionError("closures of tasks in flight never ran: " + (windowSize - window.availablePermits()) + " outstanding");
+        }
+    }
+
+    /** The operations whose closures succeeded, in increasing order. */
+    List<Long> acknowledged() {
+        return new ArrayList<>(acknowledged);
+    }
+
+    int failed() {
+        return failed.get();
+    }
+}
