@@ -12,7 +12,9 @@ import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.storage.LogStorage;
 import dev.commitlog.Ack;
 import dev.commitlog.CommitLog;
+import dev.commitlog.CommitLogException;
 import dev.commitlog.PositionDiscardedException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -231,7 +233,13 @@ public final class CommitLogLogStorage implements LogStorage {
                     batch[accepted] = records.entry(state.id, entry);
                 }
                 if (accepted > 0) {
-                    log.appendBatch(accepted == count ? batch : Arrays.copyOf(batch, accepted), positions, ack);
+                    try {
+                        log.appendBatch(accepted == count ? batch : Arrays.copyOf(batch, accepted), positions, ack);
+                    } catch (CommitLogException | UncheckedIOException e) {
+                        // Nothing of this batch is indexed; JRaft sees a short count and reports EIO.
+                        LOG.error("Raft log storage {}: appending entries from {} failed", groupKey, entries.get(done).getId(), e);
+                        return done;
+                    }
                     state.lock.writeLock().lock();
                     try {
                         for (int i = 0; i < accepted; i++) {
@@ -259,7 +267,9 @@ public final class CommitLogLogStorage implements LogStorage {
         checkInitialized();
         GroupState state = group;
         synchronized (state.mutex) {
-            writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_PREFIX, state.id, firstIndexKept));
+            if (writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_PREFIX, state.id, firstIndexKept), "truncatePrefix") < 0) {
+                return false;
+            }
             state.lock.writeLock().lock();
             try {
                 state.truncatePrefix(firstIndexKept);
@@ -276,7 +286,9 @@ public final class CommitLogLogStorage implements LogStorage {
         checkInitialized();
         GroupState state = group;
         synchronized (state.mutex) {
-            writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_SUFFIX, state.id, lastIndexKept));
+            if (writeMarker(RaftRecord.marker(RaftRecord.TRUNCATE_SUFFIX, state.id, lastIndexKept), "truncateSuffix") < 0) {
+                return false;
+            }
             state.lock.writeLock().lock();
             try {
                 state.truncateSuffix(lastIndexKept);
@@ -305,7 +317,10 @@ public final class CommitLogLogStorage implements LogStorage {
                 entry = new LogEntry(EntryType.ENTRY_TYPE_NO_OP);
                 entry.setId(new LogId(nextLogIndex, 0));
             }
-            long position = writeMarker(records.reset(state.id, entry));
+            long position = writeMarker(records.reset(state.id, entry), "reset");
+            if (position < 0) {
+                return false;
+            }
             state.lock.writeLock().lock();
             try {
                 state.reset(nextLogIndex, position, entry.getType() == EntryType.ENTRY_TYPE_CONFIGURATION);
@@ -327,8 +342,17 @@ public final class CommitLogLogStorage implements LogStorage {
         }
     }
 
-    private long writeMarker(byte[] record) {
-        return log.append(record, 0, record.length, ack);
+    /**
+     * Appends a marker record and waits for it; -1 if that failed. The caller then changes no state
+     * and returns false, as JRaft's RocksDB storage does on a failed write.
+     */
+    private long writeMarker(byte[] record, String call) {
+        try {
+            return log.append(record, 0, record.length, ack);
+        } catch (CommitLogException | UncheckedIOException e) {
+            LOG.error("Raft log storage {}: {} failed", groupKey, call, e);
+            return -1;
+        }
     }
 
     private void checkInitialized() {
