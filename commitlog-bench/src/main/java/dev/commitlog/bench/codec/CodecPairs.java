@@ -62,6 +62,7 @@ public final class CodecPairs {
     }
 
     public void run() throws Exception {
+        String started = RunHeader.machine();
         Path root = Files.createTempDirectory(Files.createDirectories(options.dir()), "codec-pairs-");
         DuelTiming timing = options.timing();
         List<Row> rows = new ArrayList<>();
@@ -95,7 +96,7 @@ public final class CodecPairs {
         } finally {
             Directories.deleteRecursively(root);
         }
-        out.print(markdown(rows));
+        out.print(markdown(started, rows));
         out.flush();
     }
 
@@ -123,13 +124,13 @@ public final class CodecPairs {
                 r.against(options.floor()).words());
     }
 
-    private String markdown(List<Row> rows) {
+    private String markdown(String started, List<Row> rows) {
         DuelTiming t = options.timing();
         String ref = options.against().name();
         String floor = PairedRatio.format(options.floor());
         StringBuilder md = new StringBuilder();
         md.append("## Encodings paired against ").append(ref).append("\n\n");
-        md.append(RunHeader.machine()).append("  \n");
+        md.append(started).append("  \n");
         md.append(String.format(Locale.ROOT, "%d pairs of slices per column, order ABBA BAAB, both logs open at once (Adaptive, "
                 + "library defaults). Durable columns: %d ms settling + %d ms measured a slice, %.1f s warmup. appendAsync: "
                 + "%d ms of submitting a slice, then until its last completion. Replay: whole-log replays for %d ms a slice.%n%n",
