@@ -1,12 +1,8 @@
 package dev.commitlog.codecs.example;
 
 import dev.commitlog.codec.BytesRecordCodec;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.core.util.StringUtils;
 
 /**
  * A hand-written Chronicle Bytes codec for {@link WalRecord}: fixed-width fields in the log's
@@ -20,18 +16,23 @@ import net.openhft.chronicle.core.util.StringUtils;
  * </pre>
  */
 public final class WalRecordBytesCodec implements BytesRecordCodec<WalRecord> {
-    public static final WalRecordBytesCodec INSTANCE = new WalRecordBytesCodec();
+    public static final WalRecordBytesCodec INSTANCE = new WalRecordBytesCodec(AsciiText.READABLE);
     private static final int FIXED = 8 + 4 + 1 + 8 + 8 + 8 + 4;
-    /** {@code String}'s coder for compact (one byte a char) strings. */
-    private static final byte LATIN1 = 0;
-    /** A byte array read as longs (any byte order: only the OR of the bytes matters). */
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-    /** The top bit of every byte of a long; a tail byte, sign-extended into it, sets them all. */
-    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+
+    /**
+     * Whether ASCII notes are read from the String's own array ({@link AsciiText}). A char-by-char
+     * UTF-8 length scan (once for the bound, again in encode) and a checked write per char were
+     * most of this codec's append-path time, and remain the path for any other note.
+     */
+    private final boolean inPlaceAscii;
+
+    WalRecordBytesCodec(boolean inPlaceAscii) {
+        this.inPlaceAscii = inPlaceAscii;
+    }
 
     @Override
     public int maxEncodedLength(WalRecord record) {
-        byte[] ascii = asciiBytes(record.note);
+        byte[] ascii = inPlaceAscii ? AsciiText.bytesOf(record.note) : null;
         int note = ascii != null ? ascii.length : utf8Length(record.note);
         return FIXED + stopBitLength(record.key.length) + record.key.length + stopBitLength(note) + note;
     }
@@ -41,13 +42,13 @@ public final class WalRecordBytesCodec implements BytesRecordCodec<WalRecord> {
         target.writeLong(record.txnId).writeInt(record.tableId).writeByte(record.op).writeLong(record.commitTimeMicros)
                 .writeLong(record.balance).writeDouble(record.price).writeInt(record.quantity);
         target.writeStopBit(record.key.length).write(record.key);
-        byte[] ascii = asciiBytes(record.note);
+        byte[] ascii = inPlaceAscii ? AsciiText.bytesOf(record.note) : null;
         if (ascii != null) {
             target.writeStopBit(ascii.length).write(ascii); // UTF-8 of ASCII text is its Latin-1 bytes: one bulk copy
-        } else {
-            target.writeStopBit(utf8Length(record.note));
-            writeUtf8(record.note, target);
+            return;
         }
+        target.writeStopBit(utf8Length(record.note));
+        writeUtf8(record.note, target);
     }
 
     @Override
@@ -66,29 +67,6 @@ public final class WalRecordBytesCodec implements BytesRecordCodec<WalRecord> {
         source.read(note);
         record.note = new String(note, StandardCharsets.UTF_8);
         return record;
-    }
-
-    /**
-     * The String's own Latin-1 array when {@code text} is all ASCII (so it is also its UTF-8), or
-     * null. Read in place through Chronicle (no copy, nothing allocated): a char-by-char scan and a
-     * checked write per byte were most of this codec's encoding time, as notes are 40-160 chars.
-     * Checked eight bytes at a time: the OR of every byte has its top bit set exactly when one byte
-     * is above 0x7F.
-     */
-    static byte[] asciiBytes(String text) {
-        if (StringUtils.getStringCoder(text) != LATIN1) {
-            return null;
-        }
-        byte[] latin1 = StringUtils.extractBytes(text);
-        long any = 0;
-        int i = 0;
-        for (; i + Long.BYTES <= latin1.length; i += Long.BYTES) {
-            any |= (long) LONGS.get(latin1, i);
-        }
-        for (; i < latin1.length; i++) {
-            any |= latin1[i];
-        }
-        return (any & HIGH_BITS) == 0 ? latin1 : null;
     }
 
     /** The UTF-8 length of {@code text} as {@link #writeUtf8} writes it (and as String.getBytes(UTF_8) does). */
