@@ -1,6 +1,8 @@
 package dev.commitlog.bench;
 
 import dev.commitlog.bench.codec.CodecBench;
+import dev.commitlog.bench.codec.CodecOptions;
+import dev.commitlog.bench.codec.CodecPairs;
 import dev.commitlog.bench.pair.PairOptions;
 import dev.commitlog.bench.pair.PairRunner;
 import dev.commitlog.bench.sweep.SweepOptions;
@@ -12,7 +14,8 @@ import java.util.List;
 /**
  * Entry point of the benchmarks jar: {@code sweep [flags]} runs the closed-loop sweep,
  * {@code pair --a X --b Y [flags]} the paired comparison of two of its columns, {@code codecs
- * [flags]} the cost of each record encoding on the durable append path, and
+ * [flags]} the cost of each record encoding on the durable append path ({@code codecs --pairs N}:
+ * paired against raw bytes), and
  * {@code jmh [args]} hands over to JMH's own command line.
  */
 public final class BenchMain {
@@ -57,10 +60,13 @@ public final class BenchMain {
                 return 0;
             }
             if (args.get(0).equals("codecs")) {
-                if (args.contains("--help")) {
-                    out.println(CodecBench.USAGE);
+                CodecOptions codecs = CodecOptions.parse(args.subList(1, args.size()));
+                if (codecs.help()) {
+                    out.println(CodecOptions.USAGE);
+                } else if (codecs.pairs() > 0) {
+                    new CodecPairs(codecs, out, err).run();
                 } else {
-                    CodecBench.parse(args.subList(1, args.size()), out, err).run();
+                    new CodecBench(codecs, out, err).run();
                 }
                 return 0;
             }

@@ -47,7 +47,10 @@ class CodecsRoundTripTest {
                 KryoCodec.unbounded(WalRecordSchemas::kryo, WalRecord.class));
     }
 
-    /** Sample records, with a few awkward ones: empty key and note, non-ASCII and astral text, extreme numbers. */
+    /**
+     * Sample records, with a few awkward ones: empty key and note, non-ASCII and astral text, Latin-1
+     * text that is not ASCII (one byte a char in the String, two in UTF-8), extreme numbers.
+     */
     static WalRecord record(int i) {
         WalRecord record = WalRecord.sample(i);
         switch (i % 50) {
@@ -56,6 +59,8 @@ class CodecsRoundTripTest {
                 record.note = "";
             }
             case 8 -> record.note = "café ☕ 𝄞 naïve — " + i;
+            case 10 -> record.note = "crème brûlée, ½ price, " + i;
+            case 11 -> record.note = "n°" + i % 10; // shorter than 8 bytes: Latin-1 in the last, byte-wise part of the check
             case 9 -> {
                 record.txnId = Long.MIN_VALUE;
                 record.balance = Long.MAX_VALUE;

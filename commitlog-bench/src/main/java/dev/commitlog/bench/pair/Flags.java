@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The command line as {@code --flag value} pairs; every flag but {@code --help} takes a value. */
-final class Flags {
+public final class Flags {
     private final List<String> names = new ArrayList<>();
     private final List<String> values = new ArrayList<>();
     private final List<String> used = new ArrayList<>();
 
-    Flags(List<String> args) throws UsageException {
+    public Flags(List<String> args) throws UsageException {
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             int eq = arg.indexOf('=');
@@ -40,27 +40,27 @@ final class Flags {
         values.add(value);
     }
 
-    boolean has(String name) {
+    public boolean has(String name) {
         return names.contains(name);
     }
 
-    String value(String name) {
+    public String value(String name) {
         used.add(name);
         return values.get(names.indexOf(name));
     }
 
-    String required(String name) throws UsageException {
+    public String required(String name) throws UsageException {
         if (!has(name)) {
             throw new UsageException(name + " is required: name the two columns to compare");
         }
         return value(name);
     }
 
-    int integer(String name, int min, int max) throws UsageException {
+    public int integer(String name, int min, int max) throws UsageException {
         return SweepOptions.intIn(name, value(name), min, max);
     }
 
-    List<Integer> intList(String name, int min, int max) throws UsageException {
+    public List<Integer> intList(String name, int min, int max) throws UsageException {
         List<Integer> out = new ArrayList<>();
         for (String part : value(name).split(",", -1)) {
             int n = SweepOptions.intIn(name, part.trim(), min, max);
@@ -72,7 +72,7 @@ final class Flags {
         return List.copyOf(out);
     }
 
-    double positive(String name) throws UsageException {
+    public double positive(String name) throws UsageException {
         String v = value(name);
         try {
             double d = Double.parseDouble(v);
@@ -85,7 +85,7 @@ final class Flags {
         throw new UsageException(name + ": '" + v + "' is not a number above 0");
     }
 
-    Duration seconds(String name) throws UsageException {
+    public Duration seconds(String name) throws UsageException {
         String v = value(name);
         try {
             double s = Double.parseDouble(v);
@@ -98,7 +98,7 @@ final class Flags {
         throw new UsageException(name + ": '" + v + "' is not a number of seconds in 0..3600");
     }
 
-    Path path(String name) throws UsageException {
+    public Path path(String name) throws UsageException {
         String v = value(name);
         if (v.isBlank()) {
             throw new UsageException(name + ": empty path");
@@ -106,7 +106,7 @@ final class Flags {
         return Path.of(v);
     }
 
-    void rejectUnused() throws UsageException {
+    public void rejectUnused() throws UsageException {
         for (String name : names) {
             if (!used.contains(name)) {
                 throw new UsageException("unknown argument " + name);

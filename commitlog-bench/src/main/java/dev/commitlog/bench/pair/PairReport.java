@@ -17,7 +17,7 @@ final class PairReport {
 
     /** The markdown report: the header lines, then a row per thread count. */
     static String markdown(PairOptions options, List<String> header, List<SlicedDuel.Rates> rows) {
-        String floor = ratio(options.floor());
+        String floor = PairedRatio.format(options.floor());
         StringBuilder md = new StringBuilder();
         md.append("## Paired comparison: ").append(options.a()).append(" over ").append(options.b()).append("\n\n");
         header.forEach(line -> md.append(line).append("  \n"));
@@ -28,7 +28,7 @@ final class PairReport {
         for (SlicedDuel.Rates row : rows) {
             PairedRatio r = PairedRatio.of(row.a(), row.b());
             md.append(String.format(Locale.ROOT, "| %d | %,.0f | %,.0f | %s | %s | %d of %d%s | %s |%n", row.threads(),
-                    PairedRatio.median(row.a()), PairedRatio.median(row.b()), ratio(r.median()), interval(r),
+                    PairedRatio.median(row.a()), PairedRatio.median(row.b()), PairedRatio.format(r.median()), r.interval(),
                     r.reaching(options.floor()), r.pairs(), r.empty() == 0 ? "" : " (" + r.empty() + " empty)",
                     r.against(options.floor()).words()));
         }
@@ -70,10 +70,6 @@ final class PairReport {
         return Double.isNaN(v) ? "-" : Numbers.fixed(v, 1);
     }
 
-    static String interval(PairedRatio r) {
-        return Double.isNaN(r.low()) ? "- (under 6 pairs)" : ratio(r.low()) + "-" + ratio(r.high());
-    }
-
     /** One CSV line per pair: threads, pair, each column's slice rate, their ratio. */
     static void writeCsv(Path csv, PairOptions options, List<SlicedDuel.Rates> rows) throws IOException {
         List<String> lines = new ArrayList<>();
@@ -89,12 +85,5 @@ final class PairReport {
 
     static void write(Path file, String text) throws IOException {
         Files.writeString(OutputFiles.prepare(file), text);
-    }
-
-    private static String ratio(double value) {
-        if (Double.isInfinite(value)) {
-            return "inf";   // the b slice made no append
-        }
-        return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.3f", value);
     }
 }

@@ -67,7 +67,7 @@ public final class PairRunner {
                     err.println(String.format(Locale.ROOT, "%4d threads  %s %,.0f  %s %,.0f ops/s  ratio %.3f [%s]  %s;  "
                                     + "p99 %,.0f / %,.0f us, records per flush %.1f / %.1f",
                             threads, options.a(), PairedRatio.median(row.a()), options.b(), PairedRatio.median(row.b()),
-                            r.median(), PairReport.interval(r), r.against(options.floor()).words(),
+                            r.median(), r.interval(), r.against(options.floor()).words(),
                             row.aFigures().p99Us(), row.bFigures().p99Us(), row.aFigures().recordsPerFlush(),
                             row.bFigures().recordsPerFlush()));
                 } finally {

@@ -1,6 +1,7 @@
 package dev.commitlog.bench.pair;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * The ratio of two systems measured in adjacent slices, as a median of paired ratios with a
@@ -78,7 +79,7 @@ public record PairedRatio(double[] ratios, int empty) {
     }
 
     /** The median of {@code values}; for an even count, the mean of the two middle ones. */
-    static double median(double[] values) {
+    public static double median(double[] values) {
         double[] s = values.clone();
         Arrays.sort(s);
         int n = s.length;
@@ -126,6 +127,19 @@ public record PairedRatio(double[] ratios, int empty) {
             return Reading.ABOVE;
         }
         return high() < floor ? Reading.BELOW : Reading.UNRESOLVED;
+    }
+
+    /** The interval as {@code low-high}, as the reports print it. */
+    public String interval() {
+        return Double.isNaN(low()) ? "- (under 6 pairs)" : format(low()) + "-" + format(high());
+    }
+
+    /** A ratio as the reports print it: three decimals, {@code inf} when the b slice made no append. */
+    public static String format(double ratio) {
+        if (Double.isInfinite(ratio)) {
+            return "inf";
+        }
+        return Double.isNaN(ratio) ? "-" : String.format(Locale.ROOT, "%.3f", ratio);
     }
 
     private double[] sorted() {

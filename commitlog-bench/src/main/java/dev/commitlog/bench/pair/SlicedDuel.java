@@ -27,7 +27,7 @@ import org.HdrHistogram.Histogram;
  * histograms are merged after the writers are joined. Each writer opens an appender on both
  * systems before any writer appends, and closes both on its own thread.
  */
-final class SlicedDuel {
+public final class SlicedDuel {
     /** {@link #state} while writers must stop. */
     private static final int STOP = -1;
     /** Longs between two writers' counters: 64 bytes, so no two share a cache line. */
@@ -41,7 +41,7 @@ final class SlicedDuel {
     /** slice << 2 | owner << 1 | measuring, or {@link #STOP}. */
     private volatile int state;
 
-    SlicedDuel(Contender a, Contender b, int threads, DuelTiming timing, byte[] record) {
+    public SlicedDuel(Contender a, Contender b, int threads, DuelTiming timing, byte[] record) {
         this.a = a;
         this.b = b;
         this.threads = threads;
@@ -50,10 +50,10 @@ final class SlicedDuel {
     }
 
     /** Each pair's rate of one system and of the other, appends per second, and each column's figures. */
-    record Rates(int threads, double[] a, double[] b, ColumnFigures aFigures, ColumnFigures bFigures) {
+    public record Rates(int threads, double[] a, double[] b, ColumnFigures aFigures, ColumnFigures bFigures) {
     }
 
-    Rates run(Path directory) throws IOException, InterruptedException {
+    public Rates run(Path directory) throws IOException, InterruptedException {
         int slices = 2 * timing.pairs();
         long[][] counts = new long[threads][];
         Histogram[][] latencies = new Histogram[threads][];

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 /**
  * The commit log in one sync mode (and, for Group, one window; for an ablation column, with one
@@ -125,10 +126,15 @@ public final class CommitLogContender implements Contender {
     @Override
     public SystemUnderTest open(Path directory, int recordBytes) throws IOException {
         CommitLog log = openLog(directory);
+        return system(log, threadIndex -> record -> log.append(record, 0, record.length));
+    }
+
+    /** An open log as a system under test: {@code appenders} makes each writer's appender; closing it closes the log. */
+    public static SystemUnderTest system(CommitLog log, IntFunction<Appender> appenders) {
         return new SystemUnderTest() {
             @Override
             public Appender newAppender(int threadIndex) {
-                return record -> log.append(record, 0, record.length);
+                return appenders.apply(threadIndex);
             }
 
             @Override

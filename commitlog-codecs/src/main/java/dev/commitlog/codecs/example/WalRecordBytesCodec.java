@@ -16,12 +16,24 @@ import net.openhft.chronicle.bytes.Bytes;
  * </pre>
  */
 public final class WalRecordBytesCodec implements BytesRecordCodec<WalRecord> {
-    public static final WalRecordBytesCodec INSTANCE = new WalRecordBytesCodec();
+    public static final WalRecordBytesCodec INSTANCE = new WalRecordBytesCodec(AsciiText.READABLE);
     private static final int FIXED = 8 + 4 + 1 + 8 + 8 + 8 + 4;
+
+    /**
+     * Whether ASCII notes are read from the String's own array ({@link AsciiText}). A char-by-char
+     * UTF-8 length scan (once for the bound, again in encode) and a checked write per char were
+     * most of this codec's append-path time, and remain the path for any other note.
+     */
+    private final boolean inPlaceAscii;
+
+    WalRecordBytesCodec(boolean inPlaceAscii) {
+        this.inPlaceAscii = inPlaceAscii;
+    }
 
     @Override
     public int maxEncodedLength(WalRecord record) {
-        int note = utf8Length(record.note);
+        byte[] ascii = inPlaceAscii ? AsciiText.bytesOf(record.note) : null;
+        int note = ascii != null ? ascii.length : utf8Length(record.note);
         return FIXED + stopBitLength(record.key.length) + record.key.length + stopBitLength(note) + note;
     }
 
@@ -30,6 +42,11 @@ public final class WalRecordBytesCodec implements BytesRecordCodec<WalRecord> {
         target.writeLong(record.txnId).writeInt(record.tableId).writeByte(record.op).writeLong(record.commitTimeMicros)
                 .writeLong(record.balance).writeDouble(record.price).writeInt(record.quantity);
         target.writeStopBit(record.key.length).write(record.key);
+        byte[] ascii = inPlaceAscii ? AsciiText.bytesOf(record.note) : null;
+        if (ascii != null) {
+            target.writeStopBit(ascii.length).write(ascii); // UTF-8 of ASCII text is its Latin-1 bytes: one bulk copy
+            return;
+        }
         target.writeStopBit(utf8Length(record.note));
         writeUtf8(record.note, target);
     }
