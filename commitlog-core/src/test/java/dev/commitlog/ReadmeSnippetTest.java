@@ -3,20 +3,12 @@ package dev.commitlog;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.io.ChronicleJvmFlags;
-import java.io.StringWriter;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.SimpleJavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,16 +45,16 @@ class ReadmeSnippetTest {
 
     @Test
     void theEmbeddingSnippetCompiles() throws Exception {
-        String snippet = javaBlocks(Files.readString(README)).get(0);
+        String snippet = SnippetCompiler.javaBlocks(Files.readString(README)).get(0);
         assertTrue(snippet.contains("CommitLog.open(config)"), "the first java block is the embedding snippet: " + snippet);
-        List<String> errors = compile(BEFORE + snippet + AFTER);
+        List<String> errors = SnippetCompiler.compile(BEFORE, snippet, AFTER, out);
         assertEquals(List.of(), errors, "README's snippet does not compile:\n" + snippet);
     }
 
     /** The check itself: a snippet using an API that does not exist is reported. */
     @Test
     void aSnippetThatDoesNotCompileIsReported() throws Exception {
-        List<String> errors = compile(BEFORE + "CommitLog.open(null).replay(0, (position, record) -> record.readRemaining());\n" + AFTER);
+        List<String> errors = SnippetCompiler.compile(BEFORE, "CommitLog.open(null).replay(0, (position, record) -> record.readRemaining());\n", AFTER, out);
         assertFalse(errors.isEmpty());
     }
 
@@ -83,32 +75,5 @@ class ReadmeSnippetTest {
             listed.add(flags.group());
         }
         assertEquals(ChronicleJvmFlags.required().stream().sorted().toList(), listed.stream().sorted().toList());
-    }
-
-    private static List<String> javaBlocks(String markdown) {
-        List<String> blocks = new ArrayList<>();
-        Matcher m = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(markdown);
-        while (m.find()) {
-            blocks.add(m.group(1));
-        }
-        return blocks;
-    }
-
-    private List<String> compile(String source) throws Exception {
-        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        JavaFileObject file = new SimpleJavaFileObject(URI.create("string:///ReadmeSnippet.java"), JavaFileObject.Kind.SOURCE) {
-            @Override
-            public CharSequence getCharContent(boolean ignoreEncodingErrors) {
-                return source;
-            }
-        };
-        try (StandardJavaFileManager files = compiler.getStandardFileManager(diagnostics, null, null)) {
-            List<String> options = List.of("--release", "17", "-classpath", System.getProperty("java.class.path"), "-d", out.toString());
-            StringWriter output = new StringWriter();
-            compiler.getTask(output, files, diagnostics, options, null, List.of(file)).call();
-        }
-        return diagnostics.getDiagnostics().stream().filter(d -> d.getKind() == javax.tools.Diagnostic.Kind.ERROR)
-                .map(d -> "line " + (d.getLineNumber() - BEFORE.lines().count()) + ": " + d.getMessage(null)).toList();
     }
 }
