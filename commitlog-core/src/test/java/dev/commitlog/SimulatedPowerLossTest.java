@@ -272,31 +272,17 @@ class SimulatedPowerLossTest {
         }
 
         private boolean allDone() {
-            for (int t = 0; t < THREADS; t++) {
-                if (acked.get(t) < MAX_PER_THREAD) {
-                    return failure.get() != null;
-                }
-            }
-            return true;
+            return CrashImageSchedule.allReached(acked, MAX_PER_THREAD, failure);
         }
 
         /** Acknowledged set first, then the durable position, then the image, then what had started. */
         private void capture(String origin, int index) {
-            int[] ackedNow = new int[THREADS];
-            for (int t = 0; t < THREADS; t++) {
-                ackedNow[t] = acked.get(t);
-            }
+            int[] ackedNow = CrashImageSchedule.counts(acked);
             long durable = live.durablePosition();
-            long imageSeed = seed * 1_000_003L + index;
-            Random random = new Random(imageSeed);
-            SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);
-            SimulatedDisk image = disk.crashImage(random, loss);
-            int[] startedNow = new int[THREADS];
-            for (int t = 0; t < THREADS; t++) {
-                startedNow[t] = started.get(t);
-            }
+            CrashImageSchedule.SeededImage image = CrashImageSchedule.crashImage(disk, seed, index);
+            int[] startedNow = CrashImageSchedule.counts(started);
             synchronized (snapshots) {
-                snapshots.add(new Snapshot(index, origin, loss, imageSeed, ackedNow, durable, startedNow, image));
+                snapshots.add(new Snapshot(index, origin, image.loss(), image.seed(), ackedNow, durable, startedNow, image.disk()));
             }
         }
 

@@ -2,6 +2,7 @@ package dev.commitlog.io;
 
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -18,6 +19,37 @@ public final class CrashImageSchedule {
     @FunctionalInterface
     public interface Capture {
         void take(String origin, int index);
+    }
+
+    /** A crash image and what chose it, so that a failure names how to take it again. */
+    public record SeededImage(long seed, SimulatedDisk.Loss loss, SimulatedDisk disk) {
+    }
+
+    /** Image number {@code index} of the run seeded {@code runSeed}: its own seed picks the loss policy and the lost sectors. */
+    public static SeededImage crashImage(SimulatedDisk disk, long runSeed, int index) {
+        long imageSeed = runSeed * 1_000_003L + index;
+        Random random = new Random(imageSeed);
+        SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);
+        return new SeededImage(imageSeed, loss, disk.crashImage(random, loss));
+    }
+
+    /** Each writer's count now, read one by one (a writer's count only grows). */
+    public static int[] counts(AtomicIntegerArray perWriter) {
+        int[] now = new int[perWriter.length()];
+        for (int i = 0; i < now.length; i++) {
+            now[i] = perWriter.get(i);
+        }
+        return now;
+    }
+
+    /** True once every writer's count reached {@code target}, or once a writer failed. */
+    public static boolean allReached(AtomicIntegerArray perWriter, int target, AtomicReference<Throwable> failure) {
+        for (int i = 0; i < perWriter.length(); i++) {
+            if (perWriter.get(i) < target) {
+                return failure.get() != null;
+            }
+        }
+        return true;
     }
 
     private final SimulatedDisk disk;

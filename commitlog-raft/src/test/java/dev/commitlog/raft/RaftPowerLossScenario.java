@@ -80,6 +80,8 @@ final class RaftPowerLossScenario {
         long inFlightKept;
         long inFlightAbsent;
         long appendPrefixes;
+        /** Segments the live log created and then discarded (compaction after prefix cuts) while images were taken. */
+        long segmentsDiscarded;
         final Map<SimulatedDisk.Loss, Integer> byLoss = new EnumMap<>(SimulatedDisk.Loss.class);
 
         void add(Counts other) {
@@ -90,6 +92,7 @@ final class RaftPowerLossScenario {
             inFlightKept += other.inFlightKept;
             inFlightAbsent += other.inFlightAbsent;
             appendPrefixes += other.appendPrefixes;
+            segmentsDiscarded += other.segmentsDiscarded;
             other.byLoss.forEach((loss, n) -> byLoss.merge(loss, n, Integer::sum));
         }
 
@@ -97,7 +100,7 @@ final class RaftPowerLossScenario {
         public String toString() {
             return images + " images (" + fromFlushEvents + " at flush events, by loss " + byLoss + "), "
                     + acknowledgedCallsChecked + " acknowledged calls checked (summed over images), " + entriesVerified + " entries verified; calls in"
-                    + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes";
+                    + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes; " + segmentsDiscarded + " segments discarded by the live log";
         }
     }
 
@@ -182,6 +185,7 @@ final class RaftPowerLossScenario {
 
         Counts counts = new Counts();
         counts.fromFlushEvents = schedule.flushImages();
+        counts.segmentsDiscarded = disk.createCalls() - disk.fileNames().size();
         Path reopen = Files.createDirectories(root.resolve("reopen"));
         for (Image image : images) {
             verify(image, reopen, counts);
@@ -255,29 +259,15 @@ final class RaftPowerLossScenario {
     }
 
     private boolean allDone() {
-        for (int g = 0; g < GROUPS; g++) {
-            if (acked.get(g) < callsPerGroup) {
-                return failure.get() != null;
-            }
-        }
-        return true;
+        return CrashImageSchedule.allReached(acked, callsPerGroup, failure);
     }
 
     /** Acknowledged calls first, then the image, then the calls started. */
     private void capture(String origin, int index) {
-        int[] ackedNow = new int[GROUPS];
-        for (int g = 0; g < GROUPS; g++) {
-            ackedNow[g] = acked.get(g);
-        }
-        long imageSeed = seed * 1_000_003L + index;
-        Random random = new Random(imageSeed);
-        SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);
-        SimulatedDisk image = disk.crashImage(random, loss);
-        int[] startedNow = new int[GROUPS];
-        for (int g = 0; g < GROUPS; g++) {
-            startedNow[g] = started.get(g);
-        }
-        images.add(new Image(index, origin, loss, imageSeed, ackedNow, startedNow, image));
+        int[] ackedNow = CrashImageSchedule.counts(acked);
+        CrashImageSchedule.SeededImage image = CrashImageSchedule.crashImage(disk, seed, index);
+        int[] startedNow = CrashImageSchedule.counts(started);
+        images.add(new Image(index, origin, image.loss(), image.seed(), ackedNow, startedNow, image.disk()));
     }
 
     private void verify(Image image, Path reopen, Counts counts) throws IOException {
