@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.CrashImageSchedule;
+import dev.commitlog.io.ImageTally;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.record.RecordDescriptor;
@@ -14,9 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
@@ -100,26 +99,21 @@ class SimulatedPowerLossTest {
         System.out.printf("power loss %s (slow): %s (seed %d)%n", mode, total, SEED);
     }
 
-    static final class Counts {
-        int images;
+    static final class Counts extends ImageTally {
         long recordsVerified;
         long acknowledgedChecked;
         int tornTailReports;
-        final Map<SimulatedDisk.Loss, Integer> byLoss = new EnumMap<>(SimulatedDisk.Loss.class);
-        int fromFlushEvents;
 
         void add(Counts other) {
-            images += other.images;
+            addImages(other);
             recordsVerified += other.recordsVerified;
             acknowledgedChecked += other.acknowledgedChecked;
             tornTailReports += other.tornTailReports;
-            fromFlushEvents += other.fromFlushEvents;
-            other.byLoss.forEach((loss, n) -> byLoss.merge(loss, n, Integer::sum));
         }
 
         @Override
         public String toString() {
-            return images + " images (" + fromFlushEvents + " at flush events, by loss " + byLoss + "), " + recordsVerified
+            return super.toString() + ", " + recordsVerified
                     + " records replayed and verified, " + acknowledgedChecked + " acknowledged records required, "
                     + tornTailReports + " torn tails reported";
         }
@@ -328,8 +322,7 @@ class SimulatedPowerLossTest {
                     fail(what + ": a power loss after recovery left " + reason + " at position " + position))) {
                 TestLogs.assertReplaysExactly(entries, TestLogs.replayAll(log), what + ", power lost after recovery");
             }
-            counts.images++;
-            counts.byLoss.merge(s.loss(), 1, Integer::sum);
+            counts.counted(s.loss());
             counts.recordsVerified += entries.size();
         }
 

@@ -16,6 +16,7 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.CrashImageSchedule;
+import dev.commitlog.io.ImageTally;
 import dev.commitlog.io.SimulatedDisk;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,9 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -71,9 +70,7 @@ final class RaftPowerLossScenario {
     private final CrashImageSchedule schedule;
     private volatile boolean stop;
 
-    static final class Counts {
-        int images;
-        int fromFlushEvents;
+    static final class Counts extends ImageTally {
         long acknowledgedCallsChecked;
         long entriesVerified;
         /** Group recoveries where a call was in flight at the image: how many kept it, cut it, or kept a prefix of an append. */
@@ -82,24 +79,20 @@ final class RaftPowerLossScenario {
         long appendPrefixes;
         /** Segments the live log created and then discarded (compaction after prefix cuts) while images were taken. */
         long segmentsDiscarded;
-        final Map<SimulatedDisk.Loss, Integer> byLoss = new EnumMap<>(SimulatedDisk.Loss.class);
 
         void add(Counts other) {
-            images += other.images;
-            fromFlushEvents += other.fromFlushEvents;
+            addImages(other);
             acknowledgedCallsChecked += other.acknowledgedCallsChecked;
             entriesVerified += other.entriesVerified;
             inFlightKept += other.inFlightKept;
             inFlightAbsent += other.inFlightAbsent;
             appendPrefixes += other.appendPrefixes;
             segmentsDiscarded += other.segmentsDiscarded;
-            other.byLoss.forEach((loss, n) -> byLoss.merge(loss, n, Integer::sum));
         }
 
         @Override
         public String toString() {
-            return images + " images (" + fromFlushEvents + " at flush events, by loss " + byLoss + "), "
-                    + acknowledgedCallsChecked + " acknowledged calls checked (summed over images), " + entriesVerified + " entries verified; calls in"
+            return super.toString() + ", " + acknowledgedCallsChecked + " acknowledged calls checked (summed over images), " + entriesVerified + " entries verified; calls in"
                     + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes; " + segmentsDiscarded + " segments discarded by the live log";
         }
     }
@@ -290,8 +283,7 @@ final class RaftPowerLossScenario {
             assertTrue(again.sameAs(expected), () -> what + ": after an append past the recovered log and a reopen, group 0 holds "
                     + again + ", expected " + expected);
         }
-        counts.images++;
-        counts.byLoss.merge(image.loss(), 1, Integer::sum);
+        counts.counted(image.loss());
     }
 
     /** Group 0 appends one entry (term and data sequence {@code Long.MAX_VALUE}) after its recovered log. */
