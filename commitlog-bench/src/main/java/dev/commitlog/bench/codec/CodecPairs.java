@@ -1,9 +1,9 @@
 package dev.commitlog.bench.codec;
 
+import dev.commitlog.bench.stats.PairedRatio;
 import dev.commitlog.AppendCallback;
 import dev.commitlog.CommitLog;
 import dev.commitlog.bench.pair.DuelTiming;
-import dev.commitlog.bench.pair.PairedRatio;
 import dev.commitlog.bench.pair.SliceSchedule;
 import dev.commitlog.bench.pair.SlicedDuel;
 import dev.commitlog.bench.sut.CommitLogContender;

@@ -1,5 +1,6 @@
 package dev.commitlog.bench.pair;
 
+import dev.commitlog.bench.stats.PairedRatio;
 import dev.commitlog.bench.report.Numbers;
 import dev.commitlog.bench.report.OutputFiles;
 import java.io.IOException;

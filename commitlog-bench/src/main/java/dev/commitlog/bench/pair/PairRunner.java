@@ -1,5 +1,6 @@
 package dev.commitlog.bench.pair;
 
+import dev.commitlog.bench.stats.PairedRatio;
 import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sweep.Directories;
 import dev.commitlog.bench.sweep.FsyncProbe;

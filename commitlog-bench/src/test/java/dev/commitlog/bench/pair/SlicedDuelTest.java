@@ -1,5 +1,6 @@
 package dev.commitlog.bench.pair;
 
+import dev.commitlog.bench.stats.PairedRatio;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

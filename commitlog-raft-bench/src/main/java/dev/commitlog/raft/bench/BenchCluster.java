@@ -10,6 +10,7 @@ import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
 import com.alipay.sofa.jraft.rpc.RpcServer;
+import com.alipay.sofa.jraft.storage.LogStorage;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.raft.CommitLogJRaftServiceFactory;
 import dev.commitlog.raft.RaftCommitLog;
@@ -27,7 +28,8 @@ import java.util.stream.Stream;
 /**
  * One cell's cluster: {@code replicas} hosts in this JVM on loopback, each one RPC server shared by
  * its node of every group, and (commit-log contenders) one {@link RaftCommitLog} shared by those
- * nodes. With RocksDB each node opens its own RocksDB under its log URI, as JRaft does by default.
+ * nodes. With RocksDB each node opens its own RocksDB under its log URI, as JRaft does by default;
+ * with {@link Contender#MEMORY} each node keeps its entries in a {@link MemoryLogStorage}.
  * Every node has the same {@link RaftOptions} ({@code sync} on) and no snapshots.
  */
 final class BenchCluster {
@@ -39,6 +41,8 @@ final class BenchCluster {
      * per group with room to spare.
      */
     static final int DISRUPTOR_BUFFER_SIZE = 1024;
+    /** Ports tried per host before the cell fails. */
+    private static final int BIND_ATTEMPTS = 5;
 
     private final Contender contender;
     private final Path root;
@@ -47,7 +51,8 @@ final class BenchCluster {
 
     /** One host: its RPC server, its shared log (commit-log contenders) and its node of each group. */
     private static final class Host {
-        final PeerId peer;
+        /** Chosen when its RPC server starts listening. */
+        PeerId peer;
         final Path dir;
         RpcServer rpcServer;
         boolean rpcStarted;
@@ -55,8 +60,7 @@ final class BenchCluster {
         final List<RaftGroupService> services = new ArrayList<>();
         final List<Node> nodes = new ArrayList<>();
 
-        Host(PeerId peer, Path dir) {
-            this.peer = peer;
+        Host(Path dir) {
             this.dir = dir;
         }
     }
@@ -66,7 +70,7 @@ final class BenchCluster {
         this.root = root;
         this.groups = groups;
         for (int i = 0; i < replicas; i++) {
-            hosts.add(new Host(new PeerId("127.0.0.1", freePort()), root.resolve("host-" + i)));
+            hosts.add(new Host(root.resolve("host-" + i)));
         }
     }
 
@@ -80,21 +84,17 @@ final class BenchCluster {
 
     /** Starts every host and its nodes; then waits until each group has a leader. */
     void start(Duration leaderTimeout) throws IOException, InterruptedException {
-        if (!contender.commitLog()) {
+        if (contender == Contender.ROCKSDB) {
             RocksDbWalSyncs.install();
         }
-        Configuration conf = new Configuration();
-        hosts.forEach(h -> conf.addPeer(h.peer));
         // Every RPC server listens before any node starts, so that no node's first elections and
         // replicator connections find a peer host still closed.
         for (Host host : hosts) {
             Files.createDirectories(host.dir);
-            host.rpcServer = RaftRpcServerFactory.createRaftRpcServer(host.peer.getEndpoint());
-            if (!host.rpcServer.init(null)) {
-                throw new IllegalStateException("RPC server on " + host.peer + " did not start");
-            }
-            host.rpcStarted = true;
+            listen(host);
         }
+        Configuration conf = new Configuration();
+        hosts.forEach(h -> conf.addPeer(h.peer));
         for (Host host : hosts) {
             startNodes(host, conf);
         }
@@ -110,12 +110,43 @@ final class BenchCluster {
         }
     }
 
+    /**
+     * Starts the host's RPC server on a free loopback port. The port is free when chosen but may be
+     * taken by another socket before the server binds it, so a failed bind tries another port.
+     */
+    private static void listen(Host host) {
+        for (int attempt = 1; ; attempt++) {
+            host.peer = new PeerId("127.0.0.1", freePort());
+            host.rpcServer = RaftRpcServerFactory.createRaftRpcServer(host.peer.getEndpoint());
+            RuntimeException failure = null;
+            try {
+                if (host.rpcServer.init(null)) {
+                    host.rpcStarted = true;
+                    return;
+                }
+            } catch (IllegalStateException e) {
+                failure = e;   // Bolt throws "Failed to start the Server!" when the bind fails
+            }
+            if (attempt == BIND_ATTEMPTS) {
+                throw new IllegalStateException("RPC server on " + host.peer + " did not start (" + BIND_ATTEMPTS
+                        + " ports tried)", failure);
+            }
+        }
+    }
+
     private void startNodes(Host host, Configuration conf) throws IOException {
         JRaftServiceFactory factory;
         if (contender.commitLog()) {
             host.log = RaftCommitLog.open(CommitLogConfig.builder(host.dir.resolve("commitlog"))
                     .syncMode(contender.syncMode()).build());
             factory = new CommitLogJRaftServiceFactory(host.log);
+        } else if (contender == Contender.MEMORY) {
+            factory = new DefaultJRaftServiceFactory() {
+                @Override
+                public LogStorage createLogStorage(String uri, RaftOptions raftOptions) {
+                    return new MemoryLogStorage();
+                }
+            };
         } else {
             factory = DefaultJRaftServiceFactory.newInstance();
         }
@@ -177,14 +208,14 @@ final class BenchCluster {
         return found;
     }
 
-    /** Syncs made so far by the storages of every host (see {@link RocksDbWalSyncs} for RocksDB). */
+    /** Syncs made so far by the storages of every host (see {@link RocksDbWalSyncs} for RocksDB; none in memory). */
     long fsyncs() {
-        if (!contender.commitLog()) {
+        if (contender == Contender.ROCKSDB) {
             return RocksDbWalSyncs.count();
         }
         long sum = 0;
         for (Host host : hosts) {
-            sum += host.log.log().metrics().flushes();
+            sum += host.log == null ? 0 : host.log.log().metrics().flushes();
         }
         return sum;
     }

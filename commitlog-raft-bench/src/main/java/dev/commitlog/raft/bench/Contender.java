@@ -11,7 +11,15 @@ public enum Contender {
     /** {@code CommitLogLogStorage}: all groups of a host on one shared log, adaptive sync. */
     COMMITLOG_ADAPTIVE("commitlog-adaptive", SyncMode.ADAPTIVE),
     /** As {@link #COMMITLOG_ADAPTIVE}, batch sync. */
-    COMMITLOG_BATCH("commitlog-batch", SyncMode.BATCH);
+    COMMITLOG_BATCH("commitlog-batch", SyncMode.BATCH),
+    /**
+     * No storage: {@link MemoryLogStorage}, JRaft's ceiling at the cell. Not durable and not a
+     * contender for the target; measured only when asked for.
+     */
+    MEMORY("memory", null);
+
+    /** What runs when --contenders is not given: the storages the comparison is about. */
+    static final List<Contender> DEFAULTS = List.of(ROCKSDB, COMMITLOG_ADAPTIVE, COMMITLOG_BATCH);
 
     private final String label;
     private final SyncMode syncMode;
@@ -25,7 +33,7 @@ public enum Contender {
         return label;
     }
 
-    /** The commit log's sync mode; {@code null} for RocksDB. */
+    /** The commit log's sync mode; {@code null} for RocksDB and memory. */
     SyncMode syncMode() {
         return syncMode;
     }

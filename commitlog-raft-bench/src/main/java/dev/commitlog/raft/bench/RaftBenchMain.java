@@ -73,8 +73,7 @@ public final class RaftBenchMain {
             out.printf("commitlog-raft-bench %s: %d measurements, %s warm-up + %s each, %d cores, java %s%n",
                     Instant.now(), options.measurements(), options.warmup(), options.measure(),
                     Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-            List<Measurement> results = new RaftBenchRunner(options, err).run();
-            RaftBenchReport report = new RaftBenchReport(results, options.contenders());
+            RaftBenchReport report = new RaftBenchReport(new RaftBenchRunner(options, err).run(), options.contenders());
             report.printTables(out);
             report.writeCsv(options.csv());
             out.println();
@@ -82,7 +81,7 @@ public final class RaftBenchMain {
             if (options.log() != null) {
                 out.println("JRaft/RocksDB log: " + options.log().toAbsolutePath());
             }
-            return results.stream().allMatch(Measurement::ok) ? 0 : 1;
+            return report.medians().stream().allMatch(Measurement::ok) ? 0 : 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("commitlog-raft-bench: interrupted");

@@ -33,7 +33,8 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
             "  --payload LIST      task payload bytes (default 128,1024)",
             "  --groups LIST       Raft groups per host (default 1,8,24)",
             "  --inflight LIST     tasks in flight in total, spread over the groups (default 1,8,64,256)",
-            "  --contenders LIST   " + String.join(",", Contender.labels()) + " (default all)",
+            "  --contenders LIST   " + String.join(",", Contender.labels()) + " (default all but memory;",
+            "                      memory: entries kept in a list, no disk: JRaft's own ceiling)",
             "  --seconds N         measured seconds per contender and cell (default 2; --quick 1)",
             "  --warmup-seconds N  unmeasured load before each measurement (default 1; --quick 0.5)",
             "  --repeats N         interleaved passes over the grid; figures are medians (default 1)",
@@ -49,7 +50,7 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
         List<Integer> payloads = null;
         List<Integer> groups = null;
         List<Integer> inflight = null;
-        List<Contender> contenders = List.of(Contender.values());
+        List<Contender> contenders = Contender.DEFAULTS;
         Double seconds = null;
         Double warmup = null;
         int repeats = 1;

@@ -1,5 +1,6 @@
 package dev.commitlog.raft.bench;
 
+import dev.commitlog.bench.stats.PairedRatio;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,18 +12,28 @@ import java.util.Optional;
 
 /**
  * The benchmark's output: a table per (replicas, payload) with a row per (groups, in flight) and,
- * per contender, committed ops/s and p99 commit latency; the best commit-log contender's ops/s over
- * RocksDB's; and each contender's fsyncs per committed operation. Also the same figures as CSV.
+ * per contender, committed ops/s and p99 commit latency (medians over the passes); the best
+ * commit-log contender's ops/s over RocksDB's (and memory's, JRaft's ceiling, when it ran); and each
+ * contender's fsyncs per committed operation. With more than one pass, a second table gives each
+ * contender's ops/s over RocksDB's pass by pass, as a median with its 95% interval. The medians also
+ * go to CSV.
  */
 final class RaftBenchReport {
     static final String CSV_HEADER = "replicas,payload,groups,inflight,contender,ops_per_s,p50_ms,p99_ms,fsyncs_per_op,failed_tasks,error";
 
+    private final List<Passes> passes;
     private final List<Measurement> measurements;
     private final List<Contender> contenders;
 
-    RaftBenchReport(List<Measurement> measurements, List<Contender> contenders) {
-        this.measurements = measurements;
+    RaftBenchReport(List<Passes> passes, List<Contender> contenders) {
+        this.passes = passes;
+        this.measurements = passes.stream().map(Passes::median).toList();
         this.contenders = contenders;
+    }
+
+    /** The medians, one per contender and cell. */
+    List<Measurement> medians() {
+        return measurements;
     }
 
     void printTables(PrintStream out) {
@@ -34,6 +45,7 @@ final class RaftBenchReport {
             }
         }
         boolean ratio = contenders.contains(Contender.ROCKSDB) && contenders.stream().anyMatch(Contender::commitLog);
+        boolean ceiling = contenders.contains(Contender.ROCKSDB) && contenders.contains(Contender.MEMORY);
         for (int[] shape : shapes) {
             out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: committed ops/s and p99 commit latency (ms)%n", shape[0], shape[1]);
             StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "", ""));
@@ -44,6 +56,10 @@ final class RaftBenchReport {
             }
             if (ratio) {
                 header.append(String.format(Locale.ROOT, " | %14s", "best commitlog"));
+                units.append(String.format(Locale.ROOT, " | %14s", "/ rocksdb"));
+            }
+            if (ceiling) {
+                header.append(String.format(Locale.ROOT, " | %14s", "memory"));
                 units.append(String.format(Locale.ROOT, " | %14s", "/ rocksdb"));
             }
             header.append(" | fsyncs/op");
@@ -66,6 +82,9 @@ final class RaftBenchReport {
                 if (ratio) {
                     row.append(String.format(Locale.ROOT, " | %14s", ratio(cell).map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-")));
                 }
+                if (ceiling) {
+                    row.append(String.format(Locale.ROOT, " | %14s", ratio(cell, Contender.MEMORY).map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-")));
+                }
                 row.append(" |          ");
                 for (Contender c : contenders) {
                     row.append(String.format(Locale.ROOT, " %8s", find(cell, c).filter(Measurement::ok)
@@ -74,8 +93,58 @@ final class RaftBenchReport {
                 out.println(row.toString().stripTrailing());
             }
         }
-        measurements.stream().filter(m -> !m.ok())
+        if (contenders.contains(Contender.ROCKSDB) && contenders.size() > 1 && passes.stream().anyMatch(p -> p.runs().size() > 1)) {
+            printPairedRatios(out, shapes);
+        }
+        passes.stream().flatMap(p -> p.runs().stream()).filter(m -> !m.ok())
                 .forEach(m -> out.println("failed: " + m.cell() + " " + m.contender().label() + ": " + m.error()));
+    }
+
+    /**
+     * Each contender's committed ops/s over RocksDB's, pass by pass: the median of the per-pass
+     * ratios and its sign-test 95% interval (six passes or more give one). The passes of a cell ran
+     * seconds apart, so their ratio carries less of the machine's drift than a ratio of medians.
+     */
+    private void printPairedRatios(PrintStream out, List<int[]> shapes) {
+        List<Contender> others = contenders.stream().filter(c -> c != Contender.ROCKSDB).toList();
+        int passCount = passes.stream().mapToInt(p -> p.runs().size()).max().orElse(0);
+        for (int[] shape : shapes) {
+            out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: ops/s over rocksdb's, paired by pass (%d passes): median [95%% interval]%n",
+                    shape[0], shape[1], passCount);
+            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "groups", "inflight"));
+            others.forEach(c -> header.append(String.format(Locale.ROOT, " | %22s", c.label())));
+            out.println(header);
+            out.println("-".repeat(header.length()));
+            for (Cell cell : cells(shape[0], shape[1])) {
+                Optional<Passes> rocks = passesOf(cell, Contender.ROCKSDB);
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d %8d", cell.groups(), cell.inflight()));
+                for (Contender c : others) {
+                    Optional<PairedRatio> r = rocks.flatMap(b -> passesOf(cell, c).flatMap(a -> a.over(b)));
+                    row.append(String.format(Locale.ROOT, " | %22s", r.map(RaftBenchReport::paired).orElse("-")));
+                }
+                out.println(row);
+            }
+        }
+    }
+
+    /** {@code median [low-high]}, or {@code median (n pairs)} when there are too few pairs for an interval. */
+    static String paired(PairedRatio r) {
+        String median = PairedRatio.format(r.median());
+        return Double.isNaN(r.low()) ? median + " (" + r.pairs() + " pairs)" : median + " [" + r.interval() + "]";
+    }
+
+    private Optional<Passes> passesOf(Cell cell, Contender contender) {
+        return passes.stream().filter(p -> p.cell().equals(cell) && p.contender() == contender).findFirst();
+    }
+
+    /** {@code contender}'s median ops/s over RocksDB's at the cell, when both were measured. */
+    Optional<Double> ratio(Cell cell, Contender contender) {
+        Optional<Measurement> rocks = find(cell, Contender.ROCKSDB).filter(Measurement::ok);
+        Optional<Measurement> other = find(cell, contender).filter(Measurement::ok);
+        if (rocks.isEmpty() || other.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(other.get().opsPerSec() / rocks.get().opsPerSec());
     }
 
     /** The best commit-log contender's ops/s over RocksDB's at the cell, when both were measured. */
@@ -120,6 +189,7 @@ final class RaftBenchReport {
             case ROCKSDB -> "rocksdb";
             case COMMITLOG_ADAPTIVE -> "adaptive";
             case COMMITLOG_BATCH -> "batch";
+            case MEMORY -> "memory";
         };
     }
 }

@@ -15,7 +15,7 @@ import org.HdrHistogram.Histogram;
 /**
  * Runs the grid: for each pass, each cell, each contender in turn (so contenders at a cell are
  * measured seconds, not an hour, apart; the first one rotates from cell to cell), a fresh cluster,
- * warm-up, one measurement, then the cluster's data deleted. Figures are medians over the passes.
+ * warm-up, one measurement, then the cluster's data deleted.
  */
 final class RaftBenchRunner {
     private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(60);
@@ -45,8 +45,8 @@ final class RaftBenchRunner {
         return cells;
     }
 
-    /** Every cell's median measurement per contender, in grid order then contender order. */
-    List<Measurement> run() throws IOException, InterruptedException {
+    /** Every pass's measurement of each contender at each cell, in grid order then contender order. */
+    List<Passes> run() throws IOException, InterruptedException {
         Files.createDirectories(options.dir());
         warmUpJvm();
         Map<String, List<Measurement>> repeats = new LinkedHashMap<>();
@@ -69,7 +69,13 @@ final class RaftBenchRunner {
                 }
             }
         }
-        return repeats.values().stream().map(Measurement::median).toList();
+        List<Passes> out = new ArrayList<>();
+        for (Cell cell : cells) {
+            for (Contender contender : options.contenders()) {
+                out.add(new Passes(cell, contender, repeats.get(key(cell, contender))));
+            }
+        }
+        return out;
     }
 
     /**

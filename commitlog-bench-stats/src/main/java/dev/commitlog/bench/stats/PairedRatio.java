@@ -1,4 +1,4 @@
-package dev.commitlog.bench.pair;
+package dev.commitlog.bench.stats;
 
 import java.util.Arrays;
 import java.util.Locale;

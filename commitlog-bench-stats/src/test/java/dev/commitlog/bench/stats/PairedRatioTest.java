@@ -1,4 +1,4 @@
-package dev.commitlog.bench.pair;
+package dev.commitlog.bench.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
