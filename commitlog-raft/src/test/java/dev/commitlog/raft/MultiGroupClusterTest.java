@@ -76,7 +76,7 @@ class MultiGroupClusterTest {
         CommitLogJRaftServiceFactory factory = new CommitLogJRaftServiceFactory(host.log);
         for (int g = 0; g < GROUPS; g++) {
             Path groupDir = host.dir.resolve(group(g));
-            Member member = new Member(host.peer, groupDir);
+            Member member = new Member(host.peer, groupDir, conf);
             member.log = host.log;
             member.fsm = new OpsStateMachine();
             RaftOptions raftOptions = new RaftOptions();

@@ -6,13 +6,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.alipay.sofa.jraft.Closure;
 import com.alipay.sofa.jraft.Status;
+import com.alipay.sofa.jraft.core.NodeImpl;
+import com.alipay.sofa.jraft.entity.PeerId;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.raft.RaftTestCluster.Member;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Three JRaft nodes of one group on loopback in this JVM, each logging to its own commit log
  * through {@link CommitLogJRaftServiceFactory}, with {@code RaftOptions.sync} on: replication,
  * leader failover and catch-up of a restarted node, snapshots with prefix truncation and a lagging
- * follower that installs a snapshot.
+ * follower that installs a snapshot, and membership changes reloaded from the logs.
  */
 @Timeout(60)
 class RaftClusterTest {
@@ -114,6 +122,56 @@ class RaftClusterTest {
             acknowledged.addAll(applyAll(newLeader, 300, 350));
             awaitAllEqual(cluster, acknowledged);
         }
+    }
+
+    /**
+     * Membership changes are configuration entries in the log (with peers, so they take the codec
+     * path, not the raw DATA layout): a fourth node joins, one of the first three leaves, and after a
+     * restart of every node each one's configuration comes from its own log, not from the initial
+     * configuration it is started with (which still names the node that left and not the newcomer).
+     */
+    @Test
+    void membershipChangesAreLoggedAndReloadedAfterRestart() throws Exception {
+        try (RaftTestCluster cluster = new RaftTestCluster(directory, 3, SyncMode.ADAPTIVE, false)) {
+            cluster.startAll();
+            Member leader = cluster.awaitLeader(LEADER_TIMEOUT);
+            List<Long> acknowledged = new ArrayList<>(applyAll(leader, 0, 100));
+
+            Member newcomer = cluster.newcomer();
+            cluster.start(newcomer);
+            assertTrue(await(done -> leader.node.addPeer(newcomer.peer, done)).isOk(), "adding " + newcomer.peer);
+            acknowledged.addAll(applyAll(leader, 100, 150));
+            awaitAllEqual(cluster, acknowledged);
+
+            Member leaving = cluster.running().stream().filter(m -> m != leader && m != newcomer).findFirst().orElseThrow();
+            assertTrue(await(done -> leader.node.removePeer(leaving.peer, done)).isOk(), "removing " + leaving.peer);
+            cluster.stop(leaving);
+            acknowledged.addAll(applyAll(leader, 150, 200));
+            awaitAllEqual(cluster, acknowledged);
+
+            Set<PeerId> expected = cluster.running().stream().map(m -> m.peer).collect(Collectors.toSet());
+            assertEquals(3, expected.size());
+            for (Member member : cluster.running()) {
+                cluster.stop(member);
+            }
+            for (Member member : cluster.members()) {
+                if (member != leaving) {
+                    cluster.start(member);
+                    // Checked as init leaves it, before any leader could send the node entries.
+                    assertEquals(expected, Set.copyOf(((NodeImpl) member.node).getCurrentConf().getPeers()),
+                            member.peer + " configuration after restart");
+                }
+            }
+            Member newLeader = cluster.awaitLeader(LEADER_TIMEOUT);
+            acknowledged.addAll(applyAll(newLeader, 200, 250));
+            awaitAllEqual(cluster, acknowledged);
+        }
+    }
+
+    private static Status await(Consumer<Closure> change) throws Exception {
+        CompletableFuture<Status> done = new CompletableFuture<>();
+        change.accept(done::complete);
+        return done.get(APPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private static void snapshotAll(RaftTestCluster cluster, List<Long> acknowledged) throws Exception {

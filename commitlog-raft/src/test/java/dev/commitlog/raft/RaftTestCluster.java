@@ -46,6 +46,7 @@ final class RaftTestCluster implements AutoCloseable {
     private final SyncMode syncMode;
     private final boolean snapshots;
     private final Configuration conf = new Configuration();
+    private final Path root;
     private final Map<PeerId, Member> members = new LinkedHashMap<>();
 
     /** One running (or stopped) node. */
@@ -58,10 +59,13 @@ final class RaftTestCluster implements AutoCloseable {
         OpsStateMachine fsm;
         /** The log storage the node's factory made last. */
         volatile CommitLogLogStorage storage;
+        /** The configuration the node starts with when neither its log nor a snapshot has one. */
+        final Configuration initialConf;
 
-        Member(PeerId peer, Path dir) {
+        Member(PeerId peer, Path dir, Configuration initialConf) {
             this.peer = peer;
             this.dir = dir;
+            this.initialConf = initialConf;
         }
 
         boolean running() {
@@ -78,10 +82,29 @@ final class RaftTestCluster implements AutoCloseable {
         this.syncMode = syncMode;
         this.snapshots = snapshots;
         for (int i = 0; i < ports.size(); i++) {
-            PeerId peer = new PeerId("127.0.0.1", ports.get(i));
-            conf.addPeer(peer);
-            members.put(peer, new Member(peer, root.resolve("node-" + i)));
+            conf.addPeer(new PeerId("127.0.0.1", ports.get(i)));
         }
+        for (int i = 0; i < ports.size(); i++) {
+            PeerId peer = new PeerId("127.0.0.1", ports.get(i));
+            members.put(peer, new Member(peer, root.resolve("node-" + i), conf));
+        }
+        this.root = root;
+    }
+
+    /**
+     * A new node outside the group's configuration, not started: it starts with an empty
+     * configuration and joins when the leader adds it ({@code Node.addPeer}).
+     */
+    Member newcomer() {
+        int index = members.size();
+        int port;
+        do {
+            port = freePort();
+        } while (members.containsKey(new PeerId("127.0.0.1", port)));
+        PeerId peer = new PeerId("127.0.0.1", port);
+        Member member = new Member(peer, root.resolve("node-" + index), new Configuration());
+        members.put(peer, member);
+        return member;
     }
 
     static List<Integer> freePorts(int count) {
@@ -131,7 +154,7 @@ final class RaftTestCluster implements AutoCloseable {
             }
         });
         options.setFsm(member.fsm);
-        options.setInitialConf(conf.copy());
+        options.setInitialConf(member.initialConf.copy());
         options.setElectionTimeoutMs(ELECTION_TIMEOUT_MS);
         options.setLogUri(member.dir.resolve("log").toString());
         options.setRaftMetaUri(member.dir.resolve("meta").toString());
