@@ -1,5 +1,6 @@
 package dev.commitlog.raft;
 
+import com.alipay.sofa.jraft.Node;
 import com.alipay.sofa.jraft.entity.Task;
 import dev.commitlog.raft.RaftTestCluster.Member;
 import java.nio.ByteBuffer;
@@ -14,11 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Applies operations {@code first, first + 1, ...} to a node from its own thread, keeping up to
- * {@code window} tasks outstanding, until {@link #finish}; records which closures succeeded. Used
- * to stop a leader while it holds tasks in flight.
+ * {@code window} tasks outstanding, until {@link #finish} or until the node refuses a task (it is
+ * shutting down); records which closures succeeded. Used to stop a leader while it holds tasks in
+ * flight: the window stays full until the node stops.
  */
 final class InFlightSubmitter {
-    private final Member leader;
+    /** The node, kept: the cluster forgets a member's node when it stops it, while this thread may still submit. */
+    private final Node node;
     private final long first;
     private final Semaphore window;
     private final int windowSize;
@@ -29,7 +32,7 @@ final class InFlightSubmitter {
     private volatile boolean stop;
 
     InFlightSubmitter(Member leader, long first, int window, int acknowledgedBeforeSignal) {
-        this.leader = leader;
+        this.node = leader.node;
         this.first = first;
         this.window = new Semaphore(window);
         this.windowSize = window;
@@ -54,7 +57,7 @@ final class InFlightSubmitter {
                 }
                 long id = op;
                 try {
-                    leader.node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
+                    node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
                         if (status.isOk()) {
                             acknowledged.add(id);
                             enoughAcknowledged.countDown();
@@ -74,11 +77,6 @@ final class InFlightSubmitter {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** No task is submitted after this returns; those in flight stay in flight. */
-    void stopSubmitting() {
-        stop = true;
     }
 
     /** Tasks submitted whose closures have not run yet. */
