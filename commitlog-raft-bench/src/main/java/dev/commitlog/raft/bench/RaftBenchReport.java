@@ -149,14 +149,8 @@ final class RaftBenchReport {
 
     /** The best commit-log contender's ops/s over RocksDB's at the cell, when both were measured. */
     Optional<Double> ratio(Cell cell) {
-        Optional<Measurement> rocks = find(cell, Contender.ROCKSDB).filter(Measurement::ok);
-        Optional<Double> best = contenders.stream().filter(Contender::commitLog)
-                .map(c -> find(cell, c)).flatMap(Optional::stream).filter(Measurement::ok)
-                .map(Measurement::opsPerSec).max(Double::compare);
-        if (rocks.isEmpty() || best.isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(best.get() / rocks.get().opsPerSec());
+        return contenders.stream().filter(Contender::commitLog).map(c -> ratio(cell, c)).flatMap(Optional::stream)
+                .max(Double::compare);
     }
 
     void writeCsv(Path file) throws IOException {
