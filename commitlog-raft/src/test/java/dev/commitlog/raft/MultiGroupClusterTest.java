@@ -16,7 +16,6 @@ import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.raft.RaftTestCluster.Member;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,12 +59,6 @@ class MultiGroupClusterTest {
 
     private static String group(int g) {
         return "group-" + g;
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 
     private void start(Host host) throws IOException {
@@ -163,8 +156,9 @@ class MultiGroupClusterTest {
 
     @Test
     void groupsShareEachHostsLogAndSurviveAHostRestart() throws Exception {
+        List<Integer> ports = RaftTestCluster.freePorts(HOSTS);
         for (int i = 0; i < HOSTS; i++) {
-            PeerId peer = new PeerId("127.0.0.1", freePort());
+            PeerId peer = new PeerId("127.0.0.1", ports.get(i));
             conf.addPeer(peer);
             hosts.add(new Host(peer, directory.resolve("host-" + i)));
         }
