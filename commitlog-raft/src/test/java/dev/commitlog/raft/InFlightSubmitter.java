@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -56,27 +57,41 @@ final class InFlightSubmitter {
                     return;
                 }
                 long id = op;
+                // Each task ends once: JRaft refusing a task at shutdown both throws and runs its closure.
+                AtomicBoolean ended = new AtomicBoolean();
                 try {
                     node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, id), status -> {
-                        if (status.isOk()) {
-                            acknowledged.add(id);
-                            enoughAcknowledged.countDown();
-                        } else {
-                            failed.incrementAndGet();
+                        if (ended.compareAndSet(false, true)) {
+                            if (status.isOk()) {
+                                acknowledged.add(id);
+                                enoughAcknowledged.countDown();
+                            } else {
+                                failed.incrementAndGet();
+                            }
+                            window.release();
                         }
-                        window.release();
                     }));
                 } catch (IllegalStateException e) {
-                    // JRaft refuses tasks once the node shuts down ("Node is shutting down"), failing
-                    // the closure on a pool that may be gone: its permit is given back here.
-                    failed.incrementAndGet();
-                    window.release();
+                    // JRaft refuses tasks once the node shuts down ("Node is shutting down"); the
+                    // closure it runs for them may never run if its pool is gone.
+                    if (ended.compareAndSet(false, true)) {
+                        failed.incrementAndGet();
+                        window.release();
+                    }
                     return;
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Waits until tasks are in flight: closures are run in batches, so right after one the window
+     * can be empty until this submitter refills it.
+     */
+    void awaitInFlight(Duration timeout) throws InterruptedException {
+        RaftTestCluster.await("tasks in flight", timeout, () -> inFlight() > 0);
     }
 
     /** Tasks submitted whose closures have not run yet. */

@@ -112,6 +112,7 @@ class RaftReElectionTest {
             InFlightSubmitter submitter = new InFlightSubmitter(oldLeader, 50, IN_FLIGHT, 100);
             submitter.start();
             assertTrue(submitter.awaitAcknowledged(APPLY_TIMEOUT), "the first in-flight operations acknowledged");
+            submitter.awaitInFlight(APPLY_TIMEOUT);
             int inFlightAtStop = submitter.inFlight();
             cluster.stop(oldLeader);
             submitter.finish();
