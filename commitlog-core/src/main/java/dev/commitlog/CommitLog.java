@@ -21,6 +21,7 @@ import dev.commitlog.metrics.MetricsRecorder;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.replay.LogRecovery;
+import dev.commitlog.replay.LogPositions;
 import dev.commitlog.replay.LogTailer;
 import dev.commitlog.replay.RecordReader;
 import dev.commitlog.replay.Replayer;
@@ -90,8 +91,9 @@ public final class CommitLog implements AutoCloseable {
         this.lock = lock;
         this.metrics = new MetricsRecorder();
         this.contexts = ThreadLocal.withInitial(() -> new AppendContext(metrics));
-        this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(), metrics);
         this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, this::segmentDurable);
+        this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(),
+                syncer::durablePosition, metrics);
         syncer.markInterval(config.durableMarkInterval().toNanos());
         this.retention = new SegmentRetention(storage, config.directory(), syncer::durablePosition, () -> syncer.syncingSegment().id(),
                 options.archiveListener() == null ? Long.MAX_VALUE : firstId(recovered), maintenance);
@@ -281,6 +283,7 @@ public final class CommitLog implements AutoCloseable {
      */
     public long appendBatch(byte[][] records, long[] positionsOut, Ack ack) {
         Objects.requireNonNull(ack, "ack");
+        checkOpen();
         int count = records.length;
         if (count == 0 || count > MAX_BATCH) {
             throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH + " records, got " + count);
@@ -395,16 +398,21 @@ public final class CommitLog implements AutoCloseable {
     }
 
     private void checkAppendable(int length) {
+        checkOpen();
         if (length > config.maxRecordSize()) {
             metrics.oversizeRejected();
             throw new RecordTooLargeException(length, config.maxRecordSize());
         }
-        if (closed.get()) {
-            throw new IllegalStateException("commit log " + config.directory() + " is closed");
-        }
         RuntimeException failure = sync.failure();
         if (failure != null) {
             throw failure;
+        }
+    }
+
+    /** Every operation on the log refuses the same way once {@link #close()} began. */
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("commit log " + config.directory() + " is closed");
         }
     }
 
@@ -435,14 +443,24 @@ public final class CommitLog implements AutoCloseable {
      * durable position at the time of the call. Each record comes as a read-only {@code ByteBuffer}
      * view, reused from record to record and valid only during the call (see {@link RecordHandler}).
      *
+     * <p>{@code fromPosition} is a record start (a position an append returned), a position a
+     * tailer reported, the durable position (nothing to replay), or any position at or below the
+     * start of the oldest segment left, such as 0: replay is the node's recovery of its own log,
+     * and what {@link #discardUpTo} deleted the node persisted elsewhere. (A tailer, which serves
+     * readers that must know of a gap, refuses discarded positions instead.)
+     *
+     * @throws IllegalArgumentException if {@code fromPosition} is negative, past the durable
+     *                                  position, or inside a record; nothing is replayed
+     * @throws IllegalStateException    if the log is closed
      * @throws CorruptLogException on damage the replay policy does not allow past
      * @throws UncheckedIOException if a segment file cannot be read
      */
     public void replay(long fromPosition, RecordHandler handler) {
         Objects.requireNonNull(handler, "handler");
         synchronized (maintenance) {
+            long durable = replayLimit(fromPosition);
             try {
-                replayer.replay(config.directory(), fromPosition, syncer.durablePosition(), handler);
+                replayer.replay(config.directory(), fromPosition, durable, handler);
             } catch (IOException e) {
                 throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
             }
@@ -456,12 +474,21 @@ public final class CommitLog implements AutoCloseable {
     public void replayBytes(long fromPosition, BytesRecordHandler handler) {
         Objects.requireNonNull(handler, "handler");
         synchronized (maintenance) {
+            long durable = replayLimit(fromPosition);
             try {
-                replayer.replayBytes(config.directory(), fromPosition, syncer.durablePosition(), handler);
+                replayer.replayBytes(config.directory(), fromPosition, durable, handler);
             } catch (IOException e) {
                 throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
             }
         }
+    }
+
+    /** The durable position a replay from {@code fromPosition} stops at, once the log is open and the position allowed. */
+    private long replayLimit(long fromPosition) {
+        checkOpen();
+        long durable = syncer.durablePosition();
+        LogPositions.requireAtMostDurable(fromPosition, durable, "replay reads only durable records");
+        return durable;
     }
 
     /** As {@link #replay(long, RecordHandler)}, each record decoded by {@code codec} (see {@link RecordDecoder}). */
@@ -476,11 +503,17 @@ public final class CommitLog implements AutoCloseable {
 
     /**
      * Follows the log from {@code fromPosition}: a reader of durable records that waits for more
-     * (for replication or change-data capture). See {@link LogTailer}.
+     * (for replication or change-data capture). See {@link LogTailer}. {@code fromPosition} is a
+     * record start, a position a tailer reported, or the durable position (the tailer waits for
+     * the next record).
      *
+     * @throws IllegalArgumentException   if {@code fromPosition} is negative, past the durable
+     *                                    position, or inside a record
      * @throws PositionDiscardedException if {@code fromPosition} was discarded
+     * @throws IllegalStateException      if the log is closed
      */
     public LogTailer tailer(long fromPosition) throws IOException {
+        checkOpen();
         return LogTailer.open(storage, config.directory(), syncer::durablePosition, () -> closeFinished, fromPosition);
     }
 
@@ -505,6 +538,7 @@ public final class CommitLog implements AutoCloseable {
      * @throws UncheckedIOException       if a segment file cannot be mapped
      */
     public byte[] readAt(long position) {
+        checkOpen();
         try {
             return reader.read(position);
         } catch (IOException e) {
@@ -521,6 +555,7 @@ public final class CommitLog implements AutoCloseable {
      */
     public int readAt(long position, ByteBuffer into) {
         Objects.requireNonNull(into, "into");
+        checkOpen();
         try {
             return reader.read(position, into);
         } catch (IOException e) {
@@ -534,6 +569,7 @@ public final class CommitLog implements AutoCloseable {
      */
     public void readAt(long position, RecordHandler handler) {
         Objects.requireNonNull(handler, "handler");
+        checkOpen();
         try {
             reader.read(position, handler);
         } catch (IOException e) {
@@ -548,10 +584,23 @@ public final class CommitLog implements AutoCloseable {
 
     /**
      * The caller has persisted everything below {@code position} elsewhere: delete the segment
-     * files that lie wholly below it. Files that cannot go yet (not durable or still being written,
-     * or not yet archived) are deleted as soon as they can; see {@link SegmentRetention}.
+     * files that lie wholly below it. Files that cannot go yet (the sync thread has not left them,
+     * or they are not yet archived) are deleted as soon as they can.
+     *
+     * <p>{@code position} may be any position from 0 to {@link #durablePosition()}, a record start
+     * or not: files go whole, only when they end at or below {@code position}, so the record that
+     * holds it and every record after it stay. A position past the durable one is refused, because
+     * the log remembers a discard and applies it to segments as they complete: a position past
+     * what is durable would later delete records acknowledged after this call. In a Periodic log,
+     * call {@link #sync()} first to discard up to the last record appended. A position lower than
+     * an earlier discard's does nothing.
+     *
+     * @throws IllegalArgumentException if {@code position} is negative or past {@link #durablePosition()};
+     *                                  nothing is discarded
+     * @throws IllegalStateException    if the log is closed
      */
     public void discardUpTo(long position) {
+        checkOpen();
         try {
             retention.discardUpTo(position);
         } catch (IOException e) {
@@ -561,6 +610,7 @@ public final class CommitLog implements AutoCloseable {
 
     /** Returns when everything appended before the call is durable, whatever the sync mode. */
     public void sync() {
+        checkOpen();
         sync.syncUpTo(writer.claimedPosition(), contexts.get().waiter);
     }
 

@@ -1,6 +1,7 @@
 package dev.commitlog.lifecycle;
 
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.replay.LogPositions;
 import dev.commitlog.replay.SegmentRef;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
@@ -62,8 +63,18 @@ public final class SegmentRetention {
         return discardedBelow;
     }
 
-    /** Everything below {@code position} is persisted elsewhere: delete what may go now, the rest later. */
+    /**
+     * Everything below {@code position} is persisted elsewhere: delete what may go now, the rest
+     * later. The remembered discard is applied to every segment that completes from now on, so it
+     * must never exceed the durable position of the call: a higher one would delete records
+     * acknowledged after it.
+     *
+     * @throws IllegalArgumentException if {@code position} is negative or past the durable position; nothing changes
+     */
     public void discardUpTo(long position) throws IOException {
+        LogPositions.requireAtMostDurable(position, durablePosition.getAsLong(), "a discard may only reach durable "
+                + "records, since it also applies to segments that complete later (discard up to durablePosition(), "
+                + "or call sync() first)");
         synchronized (lock) {
             requested = Math.max(requested, position);
             deleteEligible();

@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +36,13 @@ import org.slf4j.LoggerFactory;
 public final class SpaceLimitedStorage extends ForwardingStorageLayer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SpaceLimitedStorage.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** While appends wait for space, how often the wait looks whether a higher position can be asked for. */
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final Path directory;
     private final long budget;
     private final SpaceListener listener;
+    private final LongSupplier durablePosition;
     private final MetricsRecorder metrics;
     private final Object lock = new Object();
     /** Bytes of segment files, reservations for files being created included; guarded by lock. */
@@ -46,15 +50,18 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
     private boolean closed;
 
     /**
-     * @param budget   {@code commitlog_total_space} in bytes
-     * @param listener the embedding node's listener, or null (then only {@code discardUpTo} frees space)
+     * @param budget          {@code commitlog_total_space} in bytes
+     * @param listener        the embedding node's listener, or null (then only {@code discardUpTo} frees space)
+     * @param durablePosition the log's durable position: no position above it is asked for, since
+     *                        {@code discardUpTo} refuses one
      */
-    public SpaceLimitedStorage(StorageLayer delegate, Path directory, long budget, SpaceListener listener, MetricsRecorder metrics)
-            throws IOException {
+    public SpaceLimitedStorage(StorageLayer delegate, Path directory, long budget, SpaceListener listener, LongSupplier durablePosition,
+                               MetricsRecorder metrics) throws IOException {
         super(delegate);
         this.directory = directory;
         this.budget = budget;
         this.listener = listener;
+        this.durablePosition = durablePosition;
         this.metrics = metrics;
         long total = 0;
         for (SegmentRef ref : SegmentRef.list(delegate, directory)) {
@@ -94,12 +101,19 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
         return file;
     }
 
-    /** Waits until {@code size} more bytes fit in the budget, then takes them. */
+    /**
+     * Waits until {@code size} more bytes fit in the budget, then takes them. While it waits it
+     * asks the listener again whenever the position that would free the space has grown (the
+     * durable position caps what it can ask for, and moves on while appends wait), and at least
+     * every {@link #WARN_INTERVAL_NANOS}, with a warning.
+     */
     private void reserve(long size) throws IOException {
         long blockedSince = 0;
         long lastWarned = 0;
+        long lastAsked = -1;
         for (;;) {
             long needed;
+            boolean warn;
             synchronized (lock) {
                 if (closed) {
                     throw new IOException("commit log " + directory + " closed while appends waited for space");
@@ -109,22 +123,29 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
                     break;
                 }
                 long now = System.nanoTime();
-                if (blockedSince != 0 && now - lastWarned < WARN_INTERVAL_NANOS) {
-                    waitForRelease(WARN_INTERVAL_NANOS - (now - lastWarned));
-                    continue;
-                }
                 if (blockedSince == 0) {
                     blockedSince = now;
                 }
-                lastWarned = now;
+                warn = lastWarned == 0 || now - lastWarned >= WARN_INTERVAL_NANOS;
                 needed = used + size - budget;
             }
             long position = positionFreeing(needed);
+            if (!warn && position <= lastAsked) {
+                synchronized (lock) {
+                    waitForRelease(RECHECK_NANOS);
+                }
+                continue;
+            }
+            lastAsked = Math.max(lastAsked, position);
+            if (!warn) {
+                ask(position);
+                continue;
+            }
+            lastWarned = System.nanoTime();
             LOG.warn("commit log {} is full: segment files use {} bytes of commitlog_total_space {} and a new segment needs {} more; "
                             + "appends are blocked until segments are discarded. {} (blocked for {} s so far)",
                     directory, used(), budget, size,
-                    listener == null ? "No space listener is registered: the embedding node must call discardUpTo(" + position + ")."
-                            : "Asked the space listener to persist up to position " + position + " and call discardUpTo.",
+                    whatFreesSpace(position),
                     TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - blockedSince));
             ask(position);
         }
@@ -132,6 +153,16 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
             LOG.info("commit log {}: space was freed, appends resume after {} ms blocked", directory,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - blockedSince));
         }
+    }
+
+    /** The warning's advice: who must discard up to where. */
+    private String whatFreesSpace(long position) {
+        if (listener == null) {
+            return "No space listener is registered: the embedding node must call discardUpTo("
+                    + (position == 0 ? "durablePosition()) once a segment is wholly durable." : position + ").");
+        }
+        return position == 0 ? "No segment is wholly durable yet; the space listener is asked once one is."
+                : "Asked the space listener to persist up to position " + position + " and call discardUpTo.";
     }
 
     private void waitForRelease(long nanos) throws InterruptedIOException {
@@ -144,6 +175,9 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
     }
 
     private void ask(long position) {
+        if (position == 0) {
+            return; // no segment is wholly durable yet: nothing a discard could delete
+        }
         metrics.spaceRequested();
         if (listener == null) {
             return;
@@ -157,9 +191,12 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
 
     /**
      * The end position of the oldest segments whose deletion frees {@code needed} bytes (all of
-     * them, if even that is not enough).
+     * them, if even that is not enough), counting only segments wholly below the durable position:
+     * {@code discardUpTo} refuses a position past it, and a segment not wholly durable cannot be
+     * deleted yet anyway. 0 when no segment can go yet.
      */
     private long positionFreeing(long needed) throws IOException {
+        long durable = durablePosition.getAsLong();
         long freed = 0;
         long position = 0;
         List<SegmentRef> segments = SegmentRef.list(delegate, directory);
@@ -167,6 +204,9 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
             SegmentHeader header = ref.readHeader(delegate);
             if (header == null) {
                 continue;
+            }
+            if (header.endPosition() > durable) {
+                break;
             }
             freed += header.segmentSize();
             position = header.endPosition();

@@ -13,7 +13,9 @@ package dev.commitlog.lifecycle;
  * block. The call must return promptly: start the persisting (e.g. submit the flush) and call
  * {@code discardUpTo} when it completes; calling {@code discardUpTo} directly from this method is
  * allowed. It must not append to the same log (the append may need the segment this thread is
- * trying to create). The same or a higher position may be asked for more than once.
+ * trying to create). The same or a higher position may be asked for more than once: a position is
+ * never past the log's durable position when asked (so {@code discardUpTo} accepts it), and while
+ * appends wait, a higher one is asked for as the durable position moves on.
  */
 @FunctionalInterface
 public interface SpaceListener {

@@ -140,6 +140,11 @@ final class FrameScanner {
         return frameOffset;
     }
 
+    /** The size of the segment the scanner is on. */
+    int segmentSize() {
+        return segment.capacity();
+    }
+
     /** Bytes to the next frame, for RECORD and ABORTED. */
     int alignedLength() {
         return alignedLength;

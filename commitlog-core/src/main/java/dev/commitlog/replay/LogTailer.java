@@ -99,16 +99,37 @@ public final class LogTailer implements AutoCloseable {
      *
      * @param durablePosition the log's durable position
      * @param logClosed       true once the log is closed and its durable position final
+     * @throws IllegalArgumentException   if {@code from} is negative, past the durable position, or
+     *                                    not a frame boundary (inside a record, a header, or past an end marker)
      * @throws PositionDiscardedException if {@code from} lies before the oldest segment in the log
      */
     public static LogTailer open(StorageLayer storage, Path directory, LongSupplier durablePosition, BooleanSupplier logClosed,
                                  long from) throws IOException {
-        if (from < 0) {
-            throw new IllegalArgumentException("fromPosition must be >= 0, got " + from);
-        }
+        long durable = durablePosition.getAsLong();
+        LogPositions.requireAtMostDurable(from, durable, "a tailer starts at or below the durable position and waits for more");
         LogTailer tailer = new LogTailer(storage, directory, durablePosition, logClosed, from);
-        tailer.seek();
+        try {
+            tailer.seek();
+            tailer.startAtFrom(durable);
+        } catch (IOException | RuntimeException e) {
+            tailer.close();
+            throw e;
+        }
         return tailer;
+    }
+
+    /**
+     * When {@link #from} lies inside a segment (not at its base), opens that segment and places the
+     * tailer on {@link #from}, refusing a position that is not a frame boundary. The segment is
+     * durable up to {@link #from}, so the walk to it reads only complete frames.
+     */
+    private void startAtFrom(long durable) throws IOException {
+        if (from == base || !openNext(durable)) {
+            return;
+        }
+        int at = (int) (from - base);
+        FrameBoundaries.requireFrameStart(scanner, file.path(), base, at);
+        offset = at;
     }
 
     /** Finds the segment holding {@link #from}, or the one that will follow the last. */

@@ -36,6 +36,8 @@ final class LogWalker {
     private final CorruptionListener listener;
     private final FrameScanner scanner = new FrameScanner();
     private ReplayProgress progress;
+    /** Whether {@code from} must be a frame boundary (a caller's replay position) or may lie anywhere (a tool's scan). */
+    private boolean fromIsFrameStart;
     private long records;
     private long damaged;
 
@@ -48,6 +50,16 @@ final class LogWalker {
     /** Reports this walk's progress (percent, records/s) as it goes; the caller logs the summary. */
     LogWalker reportingProgress(ReplayProgress progress) {
         this.progress = progress;
+        return this;
+    }
+
+    /**
+     * Refuses a walk whose {@code from} lies inside a frame, a segment header or past an end
+     * marker, with {@link FrameBoundaries}' refusals, before any record is visited: a replay that
+     * started mid-record would silently leave out the record that holds the position.
+     */
+    LogWalker requiringFrameStartAtFrom() {
+        this.fromIsFrameStart = true;
         return this;
     }
 
@@ -113,6 +125,9 @@ final class LogWalker {
         scanner.reset(file.buffer(), base);
         visitor.onSegment(ref, header, file.buffer());
         int offset = SegmentDescriptor.HEADER_LENGTH;
+        if (fromIsFrameStart && from > base && from < base + offset) {
+            throw FrameBoundaries.insideHeader(from, ref.path(), base);
+        }
         for (;;) {
             long position = base + offset;
             if (position >= limit) {
@@ -121,6 +136,7 @@ final class LogWalker {
             FrameScanner.Kind kind = scanner.scan(offset);
             switch (kind) {
                 case RECORD -> {
+                    requireNotInside(position, scanner.alignedLength(), from, kind);
                     records++;
                     if (progress != null) {
                         progress.onRecord(position);
@@ -130,8 +146,14 @@ final class LogWalker {
                     }
                     offset += scanner.alignedLength();
                 }
-                case ABORTED -> offset += scanner.alignedLength();
+                case ABORTED -> {
+                    requireNotInside(position, scanner.alignedLength(), from, kind);
+                    offset += scanner.alignedLength();
+                }
                 case END -> {
+                    if (fromIsFrameStart && from > position && from < header.endPosition()) {
+                        throw FrameBoundaries.pastEndMarker(from, position, header.endPosition());
+                    }
                     return null;
                 }
                 case UNWRITTEN, BAD -> {
@@ -160,6 +182,13 @@ final class LogWalker {
                 }
                 default -> throw new IllegalStateException(kind.toString());
             }
+        }
+    }
+
+    /** With {@link #requiringFrameStartAtFrom()}: refuses a {@code from} inside the frame at {@code position}. */
+    private void requireNotInside(long position, int alignedLength, long from, FrameScanner.Kind kind) {
+        if (fromIsFrameStart && position < from && from < position + alignedLength) {
+            throw FrameBoundaries.insideFrame(from, position, position + alignedLength, kind);
         }
     }
 

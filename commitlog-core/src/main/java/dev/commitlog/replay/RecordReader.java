@@ -197,7 +197,7 @@ public final class RecordReader implements AutoCloseable {
         int offset = (int) (position - mapping.base);
         int recordLimit = view.capacity() - END_MARKER_LENGTH;
         if (offset < SegmentDescriptor.HEADER_LENGTH || offset % ALIGNMENT != 0 || offset > recordLimit) {
-            throw notARecord(position, "it is not a frame boundary of segment " + mapping.file.path().getFileName()
+            throw LogPositions.notARecordStart(position, "it is not a frame boundary of segment " + mapping.file.path().getFileName()
                     + " (offset " + offset + ")");
         }
         int length = view.getInt(offset);
@@ -228,35 +228,24 @@ public final class RecordReader implements AutoCloseable {
 
     /**
      * The frame at {@code offset} is not a verified record. To tell a wrong position (a caller's
-     * error) from damage to a record that is there, walks the segment's frames from its start: if
-     * the walk lands on {@code offset}, a frame really starts there and the failure is damage; if
-     * it steps over {@code offset}, the position is inside a frame. Costs a scan of the segment,
-     * paid only on this failure path.
+     * error) from damage to a record that is there, walks the segment's frames from its start
+     * ({@link FrameBoundaries}): if the walk lands on {@code offset}, a frame really starts there
+     * and the failure is damage; if it steps over {@code offset}, the position is inside a frame.
+     * Costs a scan of the segment, paid only on this failure path.
      */
     private RuntimeException explainFailure(Mapping mapping, int offset, long position, int lengthWord) {
         FrameScanner scanner = new FrameScanner();
         scanner.reset(mapping.file.buffer(), mapping.base);
-        int at = SegmentDescriptor.HEADER_LENGTH;
-        while (at < offset) {
-            FrameScanner.Kind kind = scanner.scan(at);
-            if (kind == FrameScanner.Kind.RECORD || kind == FrameScanner.Kind.ABORTED) {
-                if (at + scanner.alignedLength() > offset) {
-                    return notARecord(position, "it lies inside the frame at log position " + (mapping.base + at));
-                }
-                at += scanner.alignedLength();
-            } else if (kind == FrameScanner.Kind.END) {
-                return notARecord(position, "it lies past the end-of-segment marker at log position " + (mapping.base + at));
-            } else {
-                return new CorruptLogException(mapping.file.path(), at, mapping.base + at,
-                        scanner.reason() == null ? "no frame below the durable position" : scanner.reason(),
-                        "the file changed after it was flushed");
-            }
+        try {
+            FrameBoundaries.requireFrameStart(scanner, mapping.file.path(), mapping.base, offset);
+        } catch (IllegalArgumentException | CorruptLogException e) {
+            return e;
         }
         if (lengthWord == END_OF_SEGMENT) {
-            return notARecord(position, "it holds the end-of-segment marker");
+            return LogPositions.notARecordStart(position, "it holds the end-of-segment marker");
         }
         if (RecordDescriptor.isAborted(lengthWord) && scanner.scan(offset) == FrameScanner.Kind.ABORTED) {
-            return notARecord(position, "it holds an aborted claim, not a record");
+            return LogPositions.notARecordStart(position, "it holds an aborted claim, not a record");
         }
         FrameScanner.Kind kind = scanner.scan(offset);
         return new CorruptLogException(mapping.file.path(), offset, position,
@@ -264,20 +253,9 @@ public final class RecordReader implements AutoCloseable {
                 "the file changed after it was flushed");
     }
 
-    private static IllegalArgumentException notARecord(long position, String why) {
-        return new IllegalArgumentException("log position " + position + " is not the start of a record: " + why);
-    }
-
     /** The mapping holding {@code position}, with a reference the caller releases. */
     private Mapping acquire(long position) throws IOException {
-        if (position < 0) {
-            throw new IllegalArgumentException("log position must be >= 0, got " + position);
-        }
-        long durable = durablePosition.getAsLong();
-        if (position >= durable) {
-            throw new IllegalArgumentException("log position " + position + " is at or past the durable position " + durable
-                    + ": only durable records can be read");
-        }
+        LogPositions.requireBelowDurable(position, durablePosition.getAsLong());
         long discarded = discardedBelow.getAsLong();
         if (position < discarded) {
             dropBelow(discarded);

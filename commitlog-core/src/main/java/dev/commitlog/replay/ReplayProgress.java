@@ -85,12 +85,27 @@ final class ReplayProgress {
 
     /** Logs the summary: the walk ended at {@code endPosition}. Says nothing if the walk met no segment. */
     void finish(long endPosition) {
+        finish(endPosition, records, 0);
+    }
+
+    /**
+     * Logs the summary of a replay that handed {@code delivered} records to its handler: the
+     * records it verified below {@code from} (in the segment that holds it) were read past, not
+     * handed over, and the line says so.
+     */
+    void finishReplay(long endPosition, long delivered, long from) {
+        finish(endPosition, delivered, from);
+    }
+
+    private void finish(long endPosition, long delivered, long from) {
         if (!started || !logger.isInfoEnabled()) {
             return;
         }
         long elapsed = nanoClock.getAsLong() - startNanos;
         long bytes = Math.min(Math.max(endPosition - fromPosition, 0), toPosition - fromPosition);
-        logger.info("{}: done, {} records ({} MiB) in {} ms, {} records/s, {} MiB/s", what, records, format("%.1f", bytes / MIB),
+        String count = delivered == records ? records + " records"
+                : delivered + " records replayed, " + (records - delivered) + " records before position " + from + " read past";
+        logger.info("{}: done, {} ({} MiB) in {} ms, {} records/s, {} MiB/s", what, count, format("%.1f", bytes / MIB),
                 TimeUnit.NANOSECONDS.toMillis(elapsed), perSecond(records, elapsed), format("%.1f", perSecond(bytes, elapsed) / MIB));
     }
 

@@ -58,9 +58,9 @@ public final class Replayer {
 
     private long walk(Path directory, long from, long durableLimit, CountingVisitor visitor) throws IOException {
         ReplayProgress progress = new ReplayProgress(progressLogger, "commit log replay of " + directory, nanoClock, progressIntervalNanos);
-        LogWalker.End end = new LogWalker(storage, policy, listener).reportingProgress(progress)
+        LogWalker.End end = new LogWalker(storage, policy, listener).reportingProgress(progress).requiringFrameStartAtFrom()
                 .walk(SegmentRef.list(storage, directory), from, durableLimit, durableLimit, visitor);
-        progress.finish(end.position());
+        progress.finishReplay(end.position(), visitor.count, from);
         return visitor.count;
     }
 

@@ -56,4 +56,27 @@ class ReplayerProgressTest {
         assertTrue(logger.lines.get(reports).startsWith("INFO commit log replay of " + dir + ": done, " + RECORDS + " records"),
                 logger.lines.get(reports));
     }
+
+    @Test
+    void theSummaryOfAReplayFromAPositionCountsWhatWasHandedOverAndWhatWasReadPast() throws Exception {
+        long from;
+        long durable;
+        try (CommitLog log = CommitLog.open(CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(1024 * 1024).build())) {
+            byte[] record = new byte[100];
+            long[] positions = new long[RECORDS];
+            for (int i = 0; i < RECORDS; i++) {
+                positions[i] = log.append(record, 0, record.length);
+            }
+            from = positions[RECORDS - 10];
+            durable = log.durablePosition();
+        }
+        CapturingLogger logger = new CapturingLogger();
+        Replayer replayer = new Replayer(new MappedStorageLayer(), ReplayPolicy.STRICT, (f, o, p, r, a) -> fail(r), logger,
+                System::nanoTime, Long.MAX_VALUE);
+        long[] seen = {0};
+        assertEquals(10, replayer.replay(dir, from, durable, (position, bytes) -> seen[0]++));
+        assertEquals(10, seen[0]);
+        String done = logger.lines.get(logger.lines.size() - 1);
+        assertTrue(done.contains(": done, 10 records replayed, " + (RECORDS - 10) + " records before position " + from + " read past"), done);
+    }
 }
