@@ -17,9 +17,16 @@ final class AppendContext {
     final EncodeTargets targets = new EncodeTargets();
     /** This thread's asynchronous appends awaiting completion; made on its first appendAsync. */
     AsyncCompletions.Submitter submitter;
+    /** The record a typed asynchronous append in progress hands back to its callback, else null. */
+    Object attachment;
 
     AppendContext(MetricsRecorder recorder) {
         this.metrics = recorder.registerAppender(Thread.currentThread());
         this.waiter = new Waiter(Thread.currentThread(), metrics);
+    }
+
+    /** Registers the record in {@link #slot} for its asynchronous {@code completion}, before it is published. */
+    void registerCompletion(Object completion) {
+        submitter.add(slot.position(), slot.endPosition(), completion, attachment);
     }
 }

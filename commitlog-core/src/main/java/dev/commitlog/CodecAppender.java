@@ -100,7 +100,7 @@ final class CodecAppender {
         memory.limit(payloadStart + written).position(payloadStart);
         int crc = checksum.begin(slot.position(), frameLength).update(memory).value();
         if (completion != null) {
-            context.submitter.add(slot.position(), slot.endPosition(), completion);
+            context.registerCompletion(completion);
         }
         segment.publish(slot.offset(), frameLength, crc);
     }

@@ -6,6 +6,7 @@ import static dev.commitlog.record.RecordDescriptor.frameLength;
 import dev.commitlog.codec.RecordCodec;
 import dev.commitlog.codec.RecordDecoder;
 import dev.commitlog.codec.TypedRecordHandler;
+import dev.commitlog.codec.TypedAppendCallback;
 import dev.commitlog.codec.TypedTailer;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.io.ChronicleJvmFlags;
@@ -18,6 +19,7 @@ import dev.commitlog.lifecycle.SpaceLimitedStorage;
 import dev.commitlog.metrics.CommitLogJmx;
 import dev.commitlog.metrics.CommitLogMetrics;
 import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.metrics.StatsReport;
 import dev.commitlog.record.FrameChecksum;
 import dev.commitlog.replay.CorruptionListener;
 import dev.commitlog.replay.LogRecovery;
@@ -78,6 +80,7 @@ public final class CommitLog implements AutoCloseable {
     private final RecordReader reader;
     private final ThreadLocal<AppendContext> contexts;
     private final Object maintenance = new Object();
+    private final long openedNanos = System.nanoTime();
     /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
     public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
     private volatile AsyncCompletions completions;
@@ -244,7 +247,7 @@ public final class CommitLog implements AutoCloseable {
         int frameLength = frameLength(length);
         int crc = context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value();
         if (completion != null) {
-            context.submitter.add(slot.position(), slot.endPosition(), completion);
+            context.registerCompletion(completion);
         }
         segment.publish(slot.offset(), frameLength, crc);
         return context;
@@ -337,7 +340,7 @@ public final class CommitLog implements AutoCloseable {
         int crc = context.checksum.begin(slot.position(), frameLength).update(record).value();
         record.position(start);
         if (completion != null) {
-            context.submitter.add(slot.position(), slot.endPosition(), completion);
+            context.registerCompletion(completion);
         }
         segment.publish(slot.offset(), frameLength, crc);
         return context;
@@ -363,6 +366,30 @@ public final class CommitLog implements AutoCloseable {
     public <T> long appendAsync(T record, RecordCodec<T> codec, AppendCallback callback) {
         Objects.requireNonNull(callback, "callback");
         return asyncSubmitted(CodecAppender.write(this, record, codec, callback));
+    }
+
+    /**
+     * As {@link #appendAsync(Object, RecordCodec, AppendCallback)}, handing {@code record} back to
+     * {@code callback} with its position, so that one callback object serves every append with no
+     * capturing lambda (see {@link TypedAppendCallback}). The log holds a reference to
+     * {@code record} until the callback ran.
+     */
+    public <T> long appendAsync(T record, RecordCodec<T> codec, TypedAppendCallback<? super T> callback) {
+        Objects.requireNonNull(callback, "callback");
+        AppendContext context = contexts.get();
+        context.attachment = record;
+        try {
+            return asyncSubmitted(CodecAppender.write(this, record, codec, callback));
+        } finally {
+            context.attachment = null;
+        }
+    }
+
+    /** As {@link #appendAsync(Object, RecordCodec, AppendCallback)}, completing a future with the position. */
+    public <T> CompletableFuture<Long> appendAsync(T record, RecordCodec<T> codec) {
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        asyncSubmitted(CodecAppender.write(this, record, codec, future));
+        return future;
     }
 
     AppendContext appendContext() {
@@ -614,16 +641,30 @@ public final class CommitLog implements AutoCloseable {
         sync.syncUpTo(writer.claimedPosition(), contexts.get().waiter);
     }
 
-    /** Everything below this log position is durable. */
+    /** Everything below this log position is durable (after close: the final durable position). */
     public long durablePosition() {
         return syncer.durablePosition();
     }
 
-    /** A snapshot of the counters and latency histograms (also over JMX: {@link CommitLogOptions#jmxName()}). */
+    /**
+     * A snapshot of the counters and latencies (also over JMX: {@link CommitLogOptions#jmxName()}).
+     * Also after close, with the final figures.
+     */
     public CommitLogMetrics metrics() {
         return metrics.snapshot(syncer.durablePosition(), storage.used());
     }
 
+    /**
+     * A short report for people, a few lines in the manner of RocksDB's {@code rocksdb.stats}:
+     * appends and flushes with their rates, the group-commit factor, latencies (p50, p99, p99.9,
+     * max), segments and space. Also after close, with the final figures.
+     */
+    public String stats() {
+        return StatsReport.format("commit log " + config.directory() + " (" + config.syncMode().name().toLowerCase(java.util.Locale.ROOT)
+                + ")", metrics(), System.nanoTime() - openedNanos, config.totalSpace());
+    }
+
+    /** The configuration the log was opened with (also after close). */
     public CommitLogConfig config() {
         return config;
     }

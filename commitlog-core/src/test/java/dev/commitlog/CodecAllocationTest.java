@@ -7,10 +7,12 @@ import com.sun.management.ThreadMXBean;
 import dev.commitlog.codec.TestCodecs;
 import dev.commitlog.codec.TestCodecs.Keyed;
 import dev.commitlog.codec.TestCodecs.KeyedCodec;
+import dev.commitlog.codec.TypedAppendCallback;
 import dev.commitlog.codec.TypedRecordHandler;
 import dev.commitlog.config.SyncMode;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -70,6 +72,36 @@ class CodecAllocationTest {
             assertTrue(allocated < NOISE, mode + ": " + allocated + " bytes allocated replaying " + records + " records");
             assertTrue(sum[0] != 0);
         }
+    }
+
+    /**
+     * An asynchronous typed append with one {@link TypedAppendCallback} object allocates nothing per
+     * record on the appending thread: the record is handed back from the completion ring's slot.
+     */
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"PERIODIC", "BATCH"})
+    void typedAsyncAppendsWithOneCallbackAllocateNothingPerRecord(SyncMode mode) throws Exception {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long threadId = Thread.currentThread().getId();
+        Keyed keyed = new Keyed();
+        keyed.text.append("a key of some forty characters, ASCII...");
+        KeyedCodec bounded = new KeyedCodec(true);
+        AtomicLong completed = new AtomicLong();
+        TypedAppendCallback<Keyed> callback = (record, position, failure) -> completed.incrementAndGet();
+        try (CommitLog log = CommitLog.open(config(dir, mode).segmentSize(32 << 20).build(), CommitLogOptions.builder().noJmx().build())) {
+            for (int i = 0; i < WARM_UP; i++) {
+                keyed.key = i;
+                log.appendAsync(keyed, bounded, callback);
+            }
+            long before = threads.getThreadAllocatedBytes(threadId);
+            for (int i = 0; i < MEASURED; i++) {
+                keyed.key = i;
+                log.appendAsync(keyed, bounded, callback);
+            }
+            long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+            assertTrue(allocated < NOISE, mode + ": " + allocated + " bytes allocated over " + MEASURED + " typed asynchronous appends");
+        }
+        assertEquals(WARM_UP + MEASURED, completed.get(), "close completes every append");
     }
 
     /** Each of the three ways in, in turn: Chronicle Bytes, an in-place ByteBuffer that shrinks, a staged copy. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.codec.RecordCodec;
 import dev.commitlog.codec.RecordEncodingException;
+import dev.commitlog.codec.TypedAppendCallback;
 import dev.commitlog.codec.TypedTailer;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
@@ -160,6 +161,75 @@ class CodecAppendTest {
             assertEquals(positions, durable);
             assertEquals(count, replay(log, BOUNDED_TEXT).size());
         }
+    }
+
+    @Test
+    void aTypedCallbackIsHandedBackEachRecordWithItsPositionInOrder() throws Exception {
+        int count = 3_000;
+        List<String> records = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            records.add(text(i)); // distinct instances: the callback must get back the very object appended
+        }
+        List<String> handedBack = new ArrayList<>();
+        List<Long> durable = new ArrayList<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        TypedAppendCallback<String> callback = (record, position, failure) -> {
+            if (failure != null) {
+                done.completeExceptionally(failure);
+                return;
+            }
+            handedBack.add(record);
+            durable.add(position);
+            if (durable.size() == count) {
+                done.complete(null);
+            }
+        };
+        List<Long> positions = new ArrayList<>();
+        try (CommitLog log = CommitLog.open(smallSegments())) {
+            for (String record : records) {
+                positions.add(log.appendAsync(record, BOUNDED_TEXT, callback));
+            }
+            done.get(30, TimeUnit.SECONDS);
+            assertEquals(positions, durable);
+            for (int i = 0; i < count; i++) {
+                assertSame(records.get(i), handedBack.get(i), "record " + i);
+            }
+            Map<Long, String> replayed = replay(log, BOUNDED_TEXT);
+            assertEquals(records, new ArrayList<>(replayed.values()));
+        }
+    }
+
+    @Test
+    void aTypedFutureCompletesWithThePositionOnceDurable() throws Exception {
+        try (CommitLog log = CommitLog.open(smallSegments())) {
+            List<CompletableFuture<Long>> futures = new ArrayList<>();
+            for (int i = 0; i < 500; i++) {
+                futures.add(i % 2 == 0 ? log.appendAsync(text(i), BOUNDED_TEXT) : log.appendAsync(text(i), UNBOUNDED_TEXT));
+            }
+            long last = futures.get(futures.size() - 1).get(30, TimeUnit.SECONDS);
+            assertTrue(log.durablePosition() > last);
+            Map<Long, String> replayed = replay(log, BOUNDED_TEXT);
+            for (int i = 0; i < futures.size(); i++) {
+                assertEquals(text(i), replayed.get(futures.get(i).join()), "record " + i);
+            }
+        }
+    }
+
+    @Test
+    void aTypedAppendWhoseCodecFailsRegistersNoCompletion() throws Exception {
+        RecordCodec<String> failing = new DelegatingText() {
+            @Override
+            public void encode(String record, ByteBuffer target) {
+                throw new IllegalStateException("cannot encode " + record);
+            }
+        };
+        List<String> completed = new ArrayList<>();
+        TypedAppendCallback<String> callback = (record, position, failure) -> completed.add(record);
+        try (CommitLog log = CommitLog.open(smallSegments())) {
+            assertThrows(RecordEncodingException.class, () -> log.appendAsync("bad", failing, callback));
+            log.appendAsync("good", BOUNDED_TEXT, callback);
+        } // close completes every append its last flush covered
+        assertEquals(List.of("good"), completed, "only the appended record completes; the failed one holds no slot");
     }
 
     @Test

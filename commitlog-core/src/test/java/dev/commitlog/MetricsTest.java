@@ -52,11 +52,11 @@ class MetricsTest {
             assertEquals(threads * perThread, metrics.completedAppends(), "counts survive their threads ending");
             // One append in SAMPLE_INTERVAL per thread is timed, starting with each thread's first.
             long sampledPerThread = (perThread + AppenderMetrics.SAMPLE_INTERVAL - 1) / AppenderMetrics.SAMPLE_INTERVAL;
-            assertEquals(threads * sampledPerThread, metrics.appendLatency().getTotalCount());
-            assertTrue(metrics.appendLatency().getMinValue() > 0);
-            assertEquals(metrics.flushes(), metrics.waitingOnFlush().getTotalCount(), "every flush is timed");
-            assertTrue(metrics.waitingOnCommit().getTotalCount() > 0, "batch appenders wait for their flush");
-            assertTrue(metrics.waitingOnCommit().getTotalCount() <= threads * perThread);
+            assertEquals(threads * sampledPerThread, metrics.appendLatency().count());
+            assertTrue(metrics.appendLatency().min() > 0);
+            assertEquals(metrics.flushes(), metrics.waitingOnFlush().count(), "every flush is timed");
+            assertTrue(metrics.waitingOnCommit().count() > 0, "batch appenders wait for their flush");
+            assertTrue(metrics.waitingOnCommit().count() <= threads * perThread);
             assertEquals(0, metrics.appendersWaiting());
         }
     }
@@ -70,11 +70,11 @@ class MetricsTest {
                 byte[] record = payload(i, 50);
                 log.append(record, 0, record.length);
             }
-            assertEquals(0, log.metrics().waitingOnCommit().getTotalCount(), "periodic appends return without waiting");
+            assertEquals(0, log.metrics().waitingOnCommit().count(), "periodic appends return without waiting");
             log.sync();
-            assertEquals(1, log.metrics().waitingOnCommit().getTotalCount(), "sync() waited once for a flush");
+            assertEquals(1, log.metrics().waitingOnCommit().count(), "sync() waited once for a flush");
             log.sync();
-            assertEquals(1, log.metrics().waitingOnCommit().getTotalCount(), "nothing new to flush: no wait");
+            assertEquals(1, log.metrics().waitingOnCommit().count(), "nothing new to flush: no wait");
             assertEquals(1_000, log.metrics().completedAppends());
         }
     }
@@ -99,7 +99,7 @@ class MetricsTest {
                 writer.join();
             }
             assertEquals(0, log.metrics().appendersWaiting());
-            assertTrue(log.metrics().waitingOnCommit().getMaxValue() > 0);
+            assertTrue(log.metrics().waitingOnCommit().max() > 0);
         }
     }
 
@@ -115,8 +115,8 @@ class MetricsTest {
             waitUntil(() -> segmentBytes(dir) == log.metrics().totalSize(), "the prepared segment is counted once written");
             long segmentsUsed = last / TestLogs.SMALL_SEGMENT + 1; // every segment has the same size
             CommitLogMetrics metrics = log.metrics();
-            assertEquals(segmentsUsed - 1, metrics.waitingOnSegmentAllocation().getTotalCount(), "one timed wait per rollover");
-            double recorded = metrics.waitingOnSegmentAllocation().getMean() * metrics.waitingOnSegmentAllocation().getTotalCount();
+            assertEquals(segmentsUsed - 1, metrics.waitingOnSegmentAllocation().count(), "one timed wait per rollover");
+            double recorded = metrics.waitingOnSegmentAllocation().mean() * metrics.waitingOnSegmentAllocation().count();
             assertEquals(metrics.segmentWaitNanos(), recorded, metrics.segmentWaitNanos() * 0.02 + 1_000,
                     "the histogram and the counter agree (to the histogram's 1% resolution)");
             log.discardUpTo(log.durablePosition());

@@ -121,7 +121,7 @@ class TotalSpaceTest {
             node.get(10, TimeUnit.SECONDS);
             assertEquals(2_000, appended.get());
             assertTrue(captured.text().contains("space was freed, appends resume"));
-            assertTrue(log.metrics().waitingOnSegmentAllocation().getMaxValue() >= TimeUnit.MILLISECONDS.toNanos(300),
+            assertTrue(log.metrics().waitingOnSegmentAllocation().max() >= TimeUnit.MILLISECONDS.toNanos(300),
                     "the blocked rollover shows in WaitingOnSegmentAllocation");
         }
     }

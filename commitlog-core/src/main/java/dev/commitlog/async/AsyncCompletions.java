@@ -91,9 +91,12 @@ public final class AsyncCompletions implements Runnable {
             }
         }
 
-        /** Adds the entry for a record about to be published; {@code target} is an AppendCallback or CompletableFuture. */
-        public void add(long position, long endPosition, Object target) {
-            ring.add(position, endPosition, target);
+        /**
+         * Adds the entry for a record about to be published; {@code target} is an AppendCallback, a
+         * CompletableFuture, or a TypedAppendCallback that is handed {@code attachment} (else null).
+         */
+        public void add(long position, long endPosition, Object target, Object attachment) {
+            ring.add(position, endPosition, target, attachment);
             VarHandle.fullFence(); // StoreLoad: the tail before the read of idle
             if (idle) {
                 LockSupport.unpark(thread);

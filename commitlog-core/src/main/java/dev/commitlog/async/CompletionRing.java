@@ -1,6 +1,7 @@
 package dev.commitlog.async;
 
 import dev.commitlog.AppendCallback;
+import dev.commitlog.codec.TypedAppendCallback;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,6 +18,8 @@ final class CompletionRing {
     private final long[] positions;
     private final long[] ends;
     private final Object[] targets;
+    /** The record handed back to a {@link TypedAppendCallback} target; null for the others. */
+    private final Object[] attachments;
     private final int mask;
     private volatile long head;
     private volatile long tail;
@@ -26,6 +29,7 @@ final class CompletionRing {
         positions = new long[size];
         ends = new long[size];
         targets = new Object[size];
+        attachments = new Object[size];
         mask = size - 1;
     }
 
@@ -34,12 +38,13 @@ final class CompletionRing {
     }
 
     /** Owner only, after {@link #hasSpace} returned true. */
-    void add(long position, long end, Object target) {
+    void add(long position, long end, Object target, Object attachment) {
         long t = tail;
         int i = (int) t & mask;
         positions[i] = position;
         ends[i] = end;
         targets[i] = target;
+        attachments[i] = attachment;
         tail = t + 1;
     }
 
@@ -65,15 +70,19 @@ final class CompletionRing {
         int i = (int) h & mask;
         long position = positions[i];
         Object target = targets[i];
+        Object attachment = attachments[i];
         targets[i] = null;
+        attachments[i] = null; // the ring keeps no record alive past its completion
         head = h + 1;
-        complete(target, position, failure);
+        complete(target, attachment, position, failure);
     }
 
     @SuppressWarnings("unchecked")
-    private static void complete(Object target, long position, Throwable failure) {
+    private static void complete(Object target, Object attachment, long position, Throwable failure) {
         if (target instanceof AppendCallback callback) {
             callback.completed(position, failure);
+        } else if (target instanceof TypedAppendCallback<?> typed) {
+            ((TypedAppendCallback<Object>) typed).completed(attachment, position, failure);
         } else {
             CompletableFuture<Long> future = (CompletableFuture<Long>) target;
             if (failure == null) {

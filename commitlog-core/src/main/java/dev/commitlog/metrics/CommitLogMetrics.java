@@ -1,45 +1,76 @@
 package dev.commitlog.metrics;
 
-import org.HdrHistogram.Histogram;
-
 /**
- * A snapshot of a log's counters and latency histograms, taken by {@code CommitLog.metrics()}.
- * Counters and histograms are cumulative since the log was opened, so rates come from the
- * difference of two snapshots (for histograms: {@code later.copy()} then {@code subtract(earlier)}).
- * Histograms are in nanoseconds, copies the caller owns. Names in brackets are Cassandra's metric
- * names for the same thing (see docs/operations.md).
- *
- * @param flushes                    completed flushes (each one fdatasync call that made data durable)
- * @param recordsFlushed             records made durable
- * @param bytesFlushed               bytes of segment made durable (frames, padding and markers)
- * @param flushNanosTotal            time spent inside flush calls
- * @param maxFlushNanos              the slowest flush so far
- * @param segmentsCreated            segment files created
- * @param segmentWaitNanos           time appenders spent waiting for a new segment (WaitingOnSegmentAllocation)
- * @param oversizeRejected           appends refused for exceeding max_record_size (OverSizedMutations)
- * @param lagBlocks                  periodic-mode appends that blocked because syncing lagged
- * @param durablePosition            the log position below which everything is durable
- * @param completedAppends           appends that returned a position (CompletedTasks)
- * @param appendersWaiting           appending threads waiting for a flush right now (PendingTasks)
- * @param totalSize                  bytes of segment files in the directory, the prepared next one included (TotalCommitLogSize)
- * @param spaceRequests              times the space listener was asked to persist data (commitlog_total_space reached)
- * @param segmentsArchived           segments the archive listener finished
- * @param archiveFailures            archive listener calls that threw (each is retried)
- * @param appendLatency              from the append (or claim) call to its return, one append in 64 per thread
- * @param waitingOnCommit            appenders' waits for the flush that covers their record, only when they waited (WaitingOnCommit)
- * @param waitingOnFlush             flush durations: pwrite and fdatasync (WaitingOnFlush)
- * @param waitingOnSegmentAllocation appenders' waits for the next segment, including waits for space (WaitingOnSegmentAllocation)
+ * A snapshot of a log's counters and latencies, taken by {@code CommitLog.metrics()}. Counters and
+ * latencies are cumulative since the log was opened, so rates come from the difference of two
+ * snapshots (for latencies: {@link LatencySnapshot#since}). Names in brackets are Cassandra's metric
+ * names for the same thing (see docs/operations.md). A snapshot's {@code toString()} is one line of
+ * the main figures; {@code CommitLog.stats()} gives a longer report for people.
  */
-public record CommitLogMetrics(long flushes, long recordsFlushed, long bytesFlushed, long flushNanosTotal,
-                               long maxFlushNanos, long segmentsCreated, long segmentWaitNanos,
-                               long oversizeRejected, long lagBlocks, long durablePosition,
-                               long completedAppends, int appendersWaiting, long totalSize, long spaceRequests,
-                               long segmentsArchived, long archiveFailures,
-                               Histogram appendLatency, Histogram waitingOnCommit, Histogram waitingOnFlush,
-                               Histogram waitingOnSegmentAllocation) {
+public interface CommitLogMetrics {
+    /** Completed flushes (each one fdatasync call that made data durable). */
+    long flushes();
+
+    /** Records made durable. */
+    long recordsFlushed();
+
+    /** Bytes of segment made durable (frames, padding and markers). */
+    long bytesFlushed();
+
+    /** Time spent inside flush calls, in nanoseconds. */
+    long flushNanosTotal();
+
+    /** The slowest flush so far, in nanoseconds. */
+    long maxFlushNanos();
+
+    /** Segment files created. */
+    long segmentsCreated();
+
+    /** Time appenders spent waiting for a new segment, in nanoseconds (WaitingOnSegmentAllocation). */
+    long segmentWaitNanos();
+
+    /** Appends refused for exceeding {@code max_record_size} (OverSizedMutations). */
+    long oversizeRejected();
+
+    /** Periodic-mode appends that blocked because syncing lagged past {@code periodic_commitlog_sync_lag_block}. */
+    long lagBlocks();
+
+    /** The log position below which everything is durable. */
+    long durablePosition();
+
+    /** Appends that returned a position (CompletedTasks). */
+    long completedAppends();
+
+    /** Appending threads waiting for a flush right now (PendingTasks). */
+    int appendersWaiting();
+
+    /** Bytes of segment files in the directory, the prepared next one included (TotalCommitLogSize). */
+    long totalSize();
+
+    /** Times the space listener was asked to persist data ({@code commitlog_total_space} reached). */
+    long spaceRequests();
+
+    /** Segments the archive listener finished. */
+    long segmentsArchived();
+
+    /** Archive listener calls that threw (each is retried). */
+    long archiveFailures();
+
+    /** From the append (or claim) call to its return, one append in 64 per thread. */
+    LatencySnapshot appendLatency();
+
+    /** Appenders' waits for the flush that covers their record, only when they waited (WaitingOnCommit). */
+    LatencySnapshot waitingOnCommit();
+
+    /** Flush durations: pwrite and fdatasync (WaitingOnFlush). */
+    LatencySnapshot waitingOnFlush();
+
+    /** Appenders' waits for the next segment, including waits for space (WaitingOnSegmentAllocation). */
+    LatencySnapshot waitingOnSegmentAllocation();
 
     /** Average records made durable by one flush: the group-commit factor. */
-    public double recordsPerFlush() {
-        return flushes == 0 ? 0 : (double) recordsFlushed / flushes;
+    default double recordsPerFlush() {
+        long flushes = flushes();
+        return flushes == 0 ? 0 : (double) recordsFlushed() / flushes;
     }
 }

@@ -68,13 +68,13 @@ public final class LatencyHistogram {
         return Math.max(0, Math.min(nanos, HIGHEST_NANOS));
     }
 
-    /** A copy of everything recorded so far; the caller owns it. */
-    public synchronized Histogram snapshot() {
+    /** A copy of everything recorded so far. */
+    public synchronized LatencySnapshot snapshot() {
         for (IntervalHistogramProvider<Histogram> reader : readers) {
             reader.getIntervalHistogramInto(interval);
             total.add(interval);
         }
-        return total.copy();
+        return new HistogramSnapshot(total.copy());
     }
 
     private static Histogram newHistogram() {

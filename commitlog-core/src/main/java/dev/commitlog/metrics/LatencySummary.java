@@ -1,7 +1,6 @@
 package dev.commitlog.metrics;
 
 import javax.management.ConstructorParameters;
-import org.HdrHistogram.Histogram;
 
 /**
  * The figures of one latency histogram that a JMX console shows (the attributes of a Cassandra
@@ -32,14 +31,14 @@ public final class LatencySummary {
         this.max = max;
     }
 
-    /** Summarises a histogram of nanoseconds (all zeros when it is empty). */
-    public static LatencySummary of(Histogram nanos) {
-        if (nanos.getTotalCount() == 0) {
+    /** Summarises a latency snapshot in nanoseconds (all zeros when it is empty). */
+    public static LatencySummary of(LatencySnapshot nanos) {
+        if (nanos.count() == 0) {
             return new LatencySummary(0, 0, 0, 0, 0, 0, 0, 0);
         }
-        return new LatencySummary(nanos.getTotalCount(), micros(nanos.getMinValue()), nanos.getMean() / NANOS_PER_MICRO,
-                micros(nanos.getValueAtPercentile(50)), micros(nanos.getValueAtPercentile(95)),
-                micros(nanos.getValueAtPercentile(99)), micros(nanos.getValueAtPercentile(99.9)), micros(nanos.getMaxValue()));
+        return new LatencySummary(nanos.count(), micros(nanos.min()), nanos.mean() / NANOS_PER_MICRO,
+                micros(nanos.valueAtPercentile(50)), micros(nanos.valueAtPercentile(95)),
+                micros(nanos.valueAtPercentile(99)), micros(nanos.valueAtPercentile(99.9)), micros(nanos.max()));
     }
 
     private static double micros(long nanos) {

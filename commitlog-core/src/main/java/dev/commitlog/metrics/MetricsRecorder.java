@@ -113,7 +113,7 @@ public final class MetricsRecorder {
                 it.remove();
             }
         }
-        return new CommitLogMetrics(flushes.get(), recordsFlushed.get(), bytesFlushed.get(), flushNanos.get(),
+        return new MetricsSnapshot(flushes.get(), recordsFlushed.get(), bytesFlushed.get(), flushNanos.get(),
                 maxFlushNanos.get(), segmentsCreated.get(), segmentWaitNanos.sum(), oversizeRejected.sum(),
                 lagBlocks.sum(), durablePosition, completed, waiting, totalSize, spaceRequests.sum(),
                 segmentsArchived.sum(), archiveFailures.sum(), appendLatency.snapshot(), waitingOnCommit.snapshot(),

@@ -64,7 +64,7 @@ class AsyncCompletionsTest {
         AsyncCompletions completions = new AsyncCompletions(sync, 16, "test");
         AsyncCompletions.Submitter submitter = completions.register();
         for (int i = 0; i < names.length; i++) {
-            submitter.add(100L * i, 100L * (i + 1), outcomes.callback(names[i]));
+            submitter.add(100L * i, 100L * (i + 1), outcomes.callback(names[i]), null);
         }
         return completions;
     }

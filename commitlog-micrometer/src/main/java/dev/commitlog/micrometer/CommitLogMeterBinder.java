@@ -2,6 +2,7 @@ package dev.commitlog.micrometer;
 
 import dev.commitlog.CommitLog;
 import dev.commitlog.metrics.CommitLogMetrics;
+import dev.commitlog.metrics.LatencySnapshot;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -17,7 +18,6 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
-import org.HdrHistogram.Histogram;
 
 /**
  * Publishes a commit log's metrics ({@link CommitLog#metrics()}, the same figures as its JMX bean)
@@ -31,7 +31,7 @@ import org.HdrHistogram.Histogram;
  * <p>Counters are cumulative since the log opened (Micrometer turns them into rates). The latency
  * histograms are cumulative too, so their quantile gauges describe the whole life of the log, as
  * the JMX bean's do. A scrape reads many meters at once: they share one snapshot of the metrics,
- * taken at most once per {@code maxSnapshotAgeNanos} (a snapshot copies four histograms).
+ * taken at most once per {@code maxSnapshotAgeNanos} (a snapshot copies four latency histograms).
  */
 public final class CommitLogMeterBinder implements MeterBinder {
     /** The quantiles published for each latency histogram, as gauges tagged {@code quantile}. */
@@ -118,12 +118,12 @@ public final class CommitLogMeterBinder implements MeterBinder {
     }
 
     /** One time gauge per quantile, plus the maximum, of a cumulative nanosecond histogram. */
-    private void latency(MeterRegistry registry, String name, String description, Function<CommitLogMetrics, Histogram> histogram) {
+    private void latency(MeterRegistry registry, String name, String description, Function<CommitLogMetrics, LatencySnapshot> histogram) {
         for (double quantile : QUANTILES) {
             timeGauge(registry, name, Tags.of("quantile", Double.toString(quantile)), description,
-                    metrics -> histogram.apply(metrics).getValueAtPercentile(quantile * 100));
+                    metrics -> histogram.apply(metrics).valueAtPercentile(quantile * 100));
         }
-        timeGauge(registry, name + ".max", Tags.empty(), description + ": the longest", metrics -> histogram.apply(metrics).getMaxValue());
+        timeGauge(registry, name + ".max", Tags.empty(), description + ": the longest", metrics -> histogram.apply(metrics).max());
     }
 
     /** The shared snapshot, refreshed once it is older than {@link #maxSnapshotAgeNanos}. */
