@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -129,9 +130,12 @@ public final class BaselineContender implements Contender {
         @Override
         public FlushCounters flushCounters() {
             try {
-                Object metrics = log.getClass().getMethod("metrics").invoke(log);
-                long flushes = (long) metrics.getClass().getMethod("flushes").invoke(metrics);
-                long records = (long) metrics.getClass().getMethod("recordsFlushed").invoke(metrics);
+                Method snapshot = log.getClass().getMethod("metrics");
+                Object metrics = snapshot.invoke(log);
+                // Through the declared type (public), not the snapshot's class, which may be a non-public implementation.
+                Class<?> type = snapshot.getReturnType();
+                long flushes = (long) type.getMethod("flushes").invoke(metrics);
+                long records = (long) type.getMethod("recordsFlushed").invoke(metrics);
                 return new FlushCounters(flushes, records);
             } catch (ReflectiveOperationException e) {
                 return FlushCounters.UNKNOWN;
