@@ -1,8 +1,8 @@
 package dev.commitlog;
 
-import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
 
-import dev.commitlog.record.FrameChecksum;
+import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package dev.commitlog;
 
 import dev.commitlog.async.AsyncCompletions;
-import dev.commitlog.metrics.AppenderMetrics;
-import dev.commitlog.metrics.MetricsRecorder;
-import dev.commitlog.record.FrameChecksum;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.instrument.AppenderMetrics;
+import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.sync.Waiter;
 

@@ -1,14 +1,14 @@
 package dev.commitlog;
 
-import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
-import static dev.commitlog.record.RecordDescriptor.abortedLength;
-import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
-import static dev.commitlog.record.RecordDescriptor.frameLength;
+import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.abortedLength;
+import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
+import static dev.commitlog.format.RecordDescriptor.frameLength;
 
 import dev.commitlog.codec.BytesRecordCodec;
 import dev.commitlog.codec.RecordCodec;
 import dev.commitlog.codec.RecordEncodingException;
-import dev.commitlog.record.FrameChecksum;
+import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
 import java.nio.BufferOverflowException;

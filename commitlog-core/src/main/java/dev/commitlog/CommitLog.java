@@ -1,45 +1,44 @@
 package dev.commitlog;
 
-import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
-import static dev.commitlog.record.RecordDescriptor.frameLength;
+import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
+import static dev.commitlog.format.RecordDescriptor.frameLength;
 
+import dev.commitlog.async.AsyncCompletions;
 import dev.commitlog.codec.RecordCodec;
 import dev.commitlog.codec.RecordDecoder;
-import dev.commitlog.codec.TypedRecordHandler;
 import dev.commitlog.codec.TypedAppendCallback;
+import dev.commitlog.codec.TypedRecordHandler;
 import dev.commitlog.codec.TypedTailer;
 import dev.commitlog.config.CommitLogConfig;
-import dev.commitlog.io.ChronicleJvmFlags;
-import dev.commitlog.io.DirectoryLock;
+import dev.commitlog.disk.ChronicleJvmFlags;
+import dev.commitlog.disk.DirectoryLock;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.instrument.CommitLogJmx;
+import dev.commitlog.instrument.MetricsRecorder;
+import dev.commitlog.instrument.StatsReport;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.lifecycle.CompletedSegment;
-import dev.commitlog.lifecycle.SegmentLifecycle;
-import dev.commitlog.lifecycle.SegmentRetention;
-import dev.commitlog.lifecycle.SpaceLimitedStorage;
-import dev.commitlog.metrics.CommitLogJmx;
 import dev.commitlog.metrics.CommitLogMetrics;
-import dev.commitlog.metrics.MetricsRecorder;
-import dev.commitlog.metrics.StatsReport;
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.replay.CorruptionListener;
-import dev.commitlog.replay.LogRecovery;
+import dev.commitlog.read.RecordReader;
+import dev.commitlog.read.SegmentTailer;
 import dev.commitlog.replay.LogPositions;
-import dev.commitlog.replay.LogTailer;
-import dev.commitlog.replay.RecordReader;
+import dev.commitlog.replay.LogRecovery;
 import dev.commitlog.replay.Replayer;
+import dev.commitlog.retention.SegmentLifecycle;
+import dev.commitlog.retention.SegmentRetention;
+import dev.commitlog.retention.SpaceLimitedStorage;
 import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
-import dev.commitlog.sync.SyncService;
 import dev.commitlog.sync.SyncEngine;
+import dev.commitlog.sync.SyncService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.commitlog.async.AsyncCompletions;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -541,7 +540,7 @@ public final class CommitLog implements AutoCloseable {
      */
     public LogTailer tailer(long fromPosition) throws IOException {
         checkOpen();
-        return LogTailer.open(storage, config.directory(), syncer::durablePosition, () -> closeFinished, fromPosition);
+        return SegmentTailer.open(storage, config.directory(), syncer::durablePosition, () -> closeFinished, fromPosition);
     }
 
     /**

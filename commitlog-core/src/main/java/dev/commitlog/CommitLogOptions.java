@@ -1,10 +1,9 @@
 package dev.commitlog;
 
-import dev.commitlog.io.MappedStorageLayer;
+import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.lifecycle.ArchiveListener;
 import dev.commitlog.lifecycle.SpaceListener;
-import dev.commitlog.replay.CorruptionListener;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,14 +1,14 @@
 package dev.commitlog;
 
-import static dev.commitlog.TestLogs.waitUntil;
 import static dev.commitlog.TestLogs.config;
 import static dev.commitlog.TestLogs.payload;
+import static dev.commitlog.TestLogs.waitUntil;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.lifecycle.CompletedSegment;
-import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,11 +5,11 @@ import static dev.commitlog.TestLogs.payload;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.RecordDescriptor;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.nio.file.Path;
 
 /** Batch appends: positions in order, each readable, the whole batch durable on return. */
 class BatchAppendTest {

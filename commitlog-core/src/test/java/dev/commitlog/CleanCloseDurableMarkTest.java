@@ -5,9 +5,9 @@ import static dev.commitlog.TestLogs.payload;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.io.MappedStorageLayer;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

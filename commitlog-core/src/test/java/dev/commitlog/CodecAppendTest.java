@@ -5,7 +5,7 @@ import static dev.commitlog.TestLogs.config;
 import static dev.commitlog.codec.TestCodecs.BOUNDED_TEXT;
 import static dev.commitlog.codec.TestCodecs.LONG_PAIR;
 import static dev.commitlog.codec.TestCodecs.UNBOUNDED_TEXT;
-import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
+import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.codec.RecordCodec;

@@ -7,9 +7,9 @@ import static dev.commitlog.TestLogs.smallSegmentConfig;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SimulatedDisk;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.segment.SegmentDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -5,7 +5,7 @@ import static dev.commitlog.TestLogs.payload;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.metrics.CommitLogJmx;
+import dev.commitlog.instrument.CommitLogJmx;
 import dev.commitlog.metrics.CommitLogMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.instrument.AppenderMetrics;
 import dev.commitlog.io.SimulatedDisk;
-import dev.commitlog.metrics.AppenderMetrics;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.nio.file.Path;
 import java.time.Duration;

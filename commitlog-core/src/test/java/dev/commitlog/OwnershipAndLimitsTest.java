@@ -4,7 +4,7 @@ import static dev.commitlog.TestLogs.config;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

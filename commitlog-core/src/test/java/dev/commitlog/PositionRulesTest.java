@@ -6,14 +6,13 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.codec.TestCodecs;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.replay.LogTailer;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One rule for every method that takes a log position: a negative position, one past the durable

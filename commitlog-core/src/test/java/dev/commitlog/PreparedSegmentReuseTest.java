@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.ForwardingStorageLayer;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.io.StorageLayer;
-import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -3,7 +3,7 @@ package dev.commitlog;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.io.MappedStorageLayer;
+import dev.commitlog.disk.MappedStorageLayer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

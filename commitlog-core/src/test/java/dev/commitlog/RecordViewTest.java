@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import com.sun.management.ThreadMXBean;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.replay.LogTailer;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ReadOnlyBufferException;

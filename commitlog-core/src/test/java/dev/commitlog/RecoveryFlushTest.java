@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.io.MappedStorageLayer;
+import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SimulatedDisk;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

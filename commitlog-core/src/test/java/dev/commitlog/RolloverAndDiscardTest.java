@@ -5,7 +5,7 @@ import static dev.commitlog.TestLogs.payload;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.io.CrashImageSchedule;
 import dev.commitlog.io.ImageTally;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.io.StorageLayer;
-import dev.commitlog.record.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -215,7 +215,7 @@ class SimulatedPowerLossTest {
             return counts;
         }
 
-        private static dev.commitlog.replay.CorruptionListener damageOnTheLiveLogFails() {
+        private static dev.commitlog.CorruptionListener damageOnTheLiveLogFails() {
             return (file, offset, position, reason, action) -> {
                 throw new AssertionError("the live log reported damage: " + file + " offset " + offset + ": " + reason);
             };

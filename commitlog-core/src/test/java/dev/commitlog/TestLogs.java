@@ -1,15 +1,14 @@
 package dev.commitlog;
 
-import dev.commitlog.config.CommitLogConfig;
-import dev.commitlog.config.SyncMode;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.commitlog.replay.CorruptionListener;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;

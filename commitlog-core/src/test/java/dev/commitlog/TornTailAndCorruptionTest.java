@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.io.MappedStorageLayer;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package dev.commitlog.async;
 
 import dev.commitlog.CommitLogException;
-import dev.commitlog.metrics.AppenderMetrics;
+import dev.commitlog.instrument.AppenderMetrics;
 import dev.commitlog.sync.SyncService;
 import dev.commitlog.sync.Waiter;
 import java.lang.invoke.VarHandle;

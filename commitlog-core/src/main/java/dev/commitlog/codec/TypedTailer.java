@@ -1,6 +1,6 @@
 package dev.commitlog.codec;
 
-import dev.commitlog.replay.LogTailer;
+import dev.commitlog.LogTailer;
 import java.io.IOException;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;

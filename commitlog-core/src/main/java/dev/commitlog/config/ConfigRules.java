@@ -1,7 +1,7 @@
 package dev.commitlog.config;
 
 import dev.commitlog.config.CommitLogConfig.Builder;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;

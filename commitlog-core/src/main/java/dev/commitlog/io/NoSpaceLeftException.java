@@ -20,13 +20,4 @@ public final class NoSpaceLeftException extends IOException {
     public NoSpaceLeftException(Path file, IOException cause) {
         super("no space left to write " + file + " (" + cause.getMessage() + ")", cause);
     }
-
-    /**
-     * Whether a failed write ran out of space. The JDK reports errno only as
-     * {@code strerror}'s text, so the text is what is matched.
-     */
-    static boolean isNoSpace(IOException e) {
-        String message = e.getMessage();
-        return message != null && (message.contains("No space left on device") || message.contains("Disk quota exceeded"));
-    }
 }

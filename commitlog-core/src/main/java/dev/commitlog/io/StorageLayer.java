@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * Every file operation the log performs, behind one narrow interface, so that tests can replace
  * it with one that drops unsynced data, tears writes and fails on command (LevelDB's
- * fault_injection_test). {@link MappedStorageLayer} is the production implementation.
+ * fault_injection_test). The default, over a real disk, is {@code CommitLogOptions.defaults().storage()}.
  */
 public interface StorageLayer {
     /**

@@ -1,9 +1,7 @@
 /**
- * What happens to segment files after they are written: the space budget
- * ({@code commitlog_total_space}, {@link dev.commitlog.lifecycle.SpaceLimitedStorage} and the
- * embedding node's {@link dev.commitlog.lifecycle.SpaceListener}), archiving of complete segments
- * ({@link dev.commitlog.lifecycle.ArchiveListener}, run by
- * {@link dev.commitlog.lifecycle.SegmentLifecycle}), and which files {@code discardUpTo} may delete
- * ({@link dev.commitlog.lifecycle.SegmentRetention}).
+ * The embedding node's hooks into what happens to segment files once written: a
+ * {@link dev.commitlog.lifecycle.SpaceListener} asked to persist data when the log reaches
+ * {@code commitlog_total_space}, and an {@link dev.commitlog.lifecycle.ArchiveListener} handed each
+ * {@link dev.commitlog.lifecycle.CompletedSegment} before it may be deleted.
  */
 package dev.commitlog.lifecycle;

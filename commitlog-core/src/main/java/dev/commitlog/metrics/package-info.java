@@ -1,8 +1,7 @@
 /**
- * What the log measures: per-appender counters and HdrHistogram latency recorders written without
- * locks or allocation ({@link dev.commitlog.metrics.AppenderMetrics},
- * {@link dev.commitlog.metrics.LatencyHistogram}), gathered by
- * {@link dev.commitlog.metrics.MetricsRecorder} into a {@link dev.commitlog.metrics.CommitLogMetrics}
- * snapshot, and exposed over JMX ({@link dev.commitlog.metrics.CommitLogMXBean}).
+ * What the log measures, as its users read it: a {@link dev.commitlog.metrics.CommitLogMetrics}
+ * snapshot of counters and {@link dev.commitlog.metrics.LatencySnapshot}s, and the JMX bean
+ * ({@link dev.commitlog.metrics.CommitLogMXBean}) with Cassandra's metric names. The recording side
+ * (lock-free, allocation-free per append) is internal.
  */
 package dev.commitlog.metrics;

@@ -1,7 +1,7 @@
 package dev.commitlog.replay;
 
 import dev.commitlog.CorruptLogException;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.nio.file.Path;
 
 /**
@@ -15,7 +15,7 @@ import java.nio.file.Path;
  * <p>Walks only durable frames (every caller checked the position against the durable position
  * first), so a frame on the way that does not verify is damage after its flush, reported as such.
  */
-final class FrameBoundaries {
+public final class FrameBoundaries {
     private FrameBoundaries() {
     }
 
@@ -27,7 +27,7 @@ final class FrameBoundaries {
      *                                  past the end-of-segment marker; the message names the frames around it
      * @throws CorruptLogException      if a frame below {@code offset} does not verify
      */
-    static void requireFrameStart(FrameScanner scanner, Path file, long base, int offset) {
+    public static void requireFrameStart(FrameScanner scanner, Path file, long base, int offset) {
         long position = base + offset;
         if (offset == 0) {
             return;

@@ -1,12 +1,12 @@
 package dev.commitlog.replay;
 
-import static dev.commitlog.record.RecordDescriptor.ALIGNMENT;
-import static dev.commitlog.record.RecordDescriptor.END_MARKER_LENGTH;
-import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
-import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.ALIGNMENT;
+import static dev.commitlog.format.RecordDescriptor.END_MARKER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
+import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
 
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -16,8 +16,8 @@ import java.nio.ByteOrder;
  * that depends on where the frame is relative to the durable mark, which {@link LogWalker} knows.
  * Reuses its buffers, so scanning allocates nothing per frame.
  */
-final class FrameScanner {
-    enum Kind {
+public final class FrameScanner {
+    public enum Kind {
         /** A record whose checksum verified. */
         RECORD,
         /** An aborted claim whose checksum verified; holds no record. */
@@ -52,7 +52,7 @@ final class FrameScanner {
     private enum Problem { NO_ROOM, END_CRC, ABORT_SIZE, ABORT_CRC, SHORT, PAST_END, CRC, PADDING }
 
     /** Points the scanner at a segment's mapped bytes. */
-    void reset(ByteBuffer segmentBytes, long basePosition) {
+    public void reset(ByteBuffer segmentBytes, long basePosition) {
         this.segment = segmentBytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.payloadView = segmentBytes.duplicate();
         this.basePosition = basePosition;
@@ -60,7 +60,7 @@ final class FrameScanner {
     }
 
     /** Classifies the frame at {@code offset} (which must be 8-byte aligned). */
-    Kind scan(int offset) {
+    public Kind scan(int offset) {
         frameOffset = offset;
         alignedLength = 0;
         payloadLength = 0;
@@ -146,20 +146,20 @@ final class FrameScanner {
     }
 
     /** Bytes to the next frame, for RECORD and ABORTED. */
-    int alignedLength() {
+    public int alignedLength() {
         return alignedLength;
     }
 
-    int payloadOffset() {
+    public int payloadOffset() {
         return frameOffset + HEADER_LENGTH;
     }
 
-    int payloadLength() {
+    public int payloadLength() {
         return payloadLength;
     }
 
     /** What was wrong with the last frame scanned, or null if it was not BAD. */
-    String reason() {
+    public String reason() {
         if (problem == null) {
             return null;
         }

@@ -1,11 +1,12 @@
 package dev.commitlog.replay;
 
 import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentRef;
 import java.nio.ByteBuffer;
 
 /** Receives each verified record that a {@link LogWalker} passes. */
 @FunctionalInterface
-interface FrameVisitor {
+public interface FrameVisitor {
     /**
      * @param position      the record's log position
      * @param segmentBytes  the whole segment, mapped (absolute offsets; do not keep it)

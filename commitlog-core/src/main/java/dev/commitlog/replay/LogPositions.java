@@ -40,7 +40,7 @@ public final class LogPositions {
     }
 
     /** The refusal of a position where a record start is needed and none is. */
-    static IllegalArgumentException notARecordStart(long position, String why) {
+    public static IllegalArgumentException notARecordStart(long position, String why) {
         return new IllegalArgumentException("log position " + position + " is not the start of a record: " + why);
     }
 }

@@ -1,14 +1,16 @@
 package dev.commitlog.replay;
 
 import dev.commitlog.CorruptLogException;
+import dev.commitlog.CorruptionListener;
 import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.disk.ZeroFill;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
-import dev.commitlog.io.ZeroFill;
 import dev.commitlog.segment.Segment;
-import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
+import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -127,7 +129,7 @@ public final class LogRecovery {
      * policies report it to the listener, and the file is then deleted with the rest of the files
      * after the end (it cannot hold acknowledged records: the log ended before it).
      */
-    static void checkHeadersAfterEnd(List<SegmentRef> after, long end, ReplayPolicy policy, CorruptionListener listener,
+    public static void checkHeadersAfterEnd(List<SegmentRef> after, long end, ReplayPolicy policy, CorruptionListener listener,
                                              StorageLayer storage) throws IOException {
         for (SegmentRef ref : after) {
             String damage;
@@ -181,7 +183,7 @@ public final class LogRecovery {
      * holds) do not count: a mark from a segment that is not part of the log would make every
      * reopen call the tail corruption (ReplayFuzzTest found a log that grew a segment per reopen).
      */
-    static long highestDurableMark(List<SegmentRef> segments, StorageLayer storage) throws IOException {
+    public static long highestDurableMark(List<SegmentRef> segments, StorageLayer storage) throws IOException {
         long mark = 0;
         long expectedBase = -1;
         for (SegmentRef ref : segments) {

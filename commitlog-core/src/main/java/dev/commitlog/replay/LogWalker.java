@@ -1,12 +1,14 @@
 package dev.commitlog.replay;
 
 import dev.commitlog.CorruptLogException;
+import dev.commitlog.CorruptionListener;
 import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
-import dev.commitlog.segment.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
+import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.util.List;
 
@@ -18,17 +20,17 @@ import java.util.List;
  * at or after {@code tailFrom} is where the log ends; one before it is damage, handled by the
  * {@link ReplayPolicy}.
  */
-final class LogWalker {
+public final class LogWalker {
     private static final String ADVICE = "To open the log anyway, set commitlog_replay_policy: skip_corrupt (skips and reports "
             + "each damaged record) or cut the log at this position with java -jar commitlog-tools.jar truncate-after DIR POSITION "
             + "(keeps a backup of what it cuts)";
     /** Starts the reason of a bad frame that ends the log (at or after the durable mark). */
-    static final String TORN_TAIL = "torn tail: ";
+    public static final String TORN_TAIL = "torn tail: ";
     /** Starts the reason of a segment file whose header does not verify (the whole file is unreadable). */
-    static final String DAMAGED_HEADER = "damaged segment header: ";
+    public static final String DAMAGED_HEADER = "damaged segment header: ";
 
     /** Where and why a walk ended. */
-    record End(long position, int segmentIndex, int offset, boolean insideSegment) {
+    public record End(long position, int segmentIndex, int offset, boolean insideSegment) {
     }
 
     private final StorageLayer storage;
@@ -41,7 +43,7 @@ final class LogWalker {
     private long records;
     private long damaged;
 
-    LogWalker(StorageLayer storage, ReplayPolicy policy, CorruptionListener listener) {
+    public LogWalker(StorageLayer storage, ReplayPolicy policy, CorruptionListener listener) {
         this.storage = storage;
         this.policy = policy;
         this.listener = listener;
@@ -70,7 +72,7 @@ final class LogWalker {
      *                 pass {@code limit} when the whole range is known durable (replay of a live log)
      * @return where the walk stopped: inside a segment (the tail), or after the last complete one
      */
-    End walk(List<SegmentRef> segments, long from, long limit, long tailFrom, FrameVisitor visitor) throws IOException {
+    public End walk(List<SegmentRef> segments, long from, long limit, long tailFrom, FrameVisitor visitor) throws IOException {
         long expectedBase = -1;
         for (int index = 0; index < segments.size(); index++) {
             SegmentRef ref = segments.get(index);
@@ -201,11 +203,11 @@ final class LogWalker {
         listener.onCorruption(ref.path(), offset, position, reason, action);
     }
 
-    long records() {
+    public long records() {
         return records;
     }
 
-    long damaged() {
+    public long damaged() {
         return damaged;
     }
 }

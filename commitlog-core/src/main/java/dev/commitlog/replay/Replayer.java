@@ -1,13 +1,15 @@
 package dev.commitlog.replay;
 
 import dev.commitlog.BytesRecordHandler;
+import dev.commitlog.CorruptionListener;
 import dev.commitlog.RecordHandler;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import dev.commitlog.segment.SegmentHeader;
 import java.nio.file.Path;
 import java.util.function.LongSupplier;
 import net.openhft.chronicle.bytes.BytesStore;

@@ -1,14 +1,15 @@
 package dev.commitlog.segment;
 
-import static dev.commitlog.record.RecordDescriptor.CRC_OFFSET;
-import static dev.commitlog.record.RecordDescriptor.END_MARKER_LENGTH;
-import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
-import static dev.commitlog.record.RecordDescriptor.LENGTH_OFFSET;
-import static dev.commitlog.record.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.CRC_OFFSET;
+import static dev.commitlog.format.RecordDescriptor.END_MARKER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
+import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.LENGTH_OFFSET;
 
 import com.lmax.disruptor.Sequence;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
-import dev.commitlog.record.FrameChecksum;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import net.openhft.chronicle.bytes.BytesStore;

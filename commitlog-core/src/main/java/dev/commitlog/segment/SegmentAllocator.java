@@ -1,8 +1,9 @@
 package dev.commitlog.segment;
 
+import dev.commitlog.format.SegmentDescriptor;
+import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
-import dev.commitlog.metrics.MetricsRecorder;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;

@@ -1,7 +1,8 @@
 package dev.commitlog.segment;
 
-import static dev.commitlog.segment.SegmentDescriptor.*;
+import static dev.commitlog.format.SegmentDescriptor.*;
 
+import dev.commitlog.format.SegmentDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.zip.CRC32C;

@@ -1,10 +1,11 @@
 package dev.commitlog.segment;
 
-import static dev.commitlog.record.RecordDescriptor.END_OF_SEGMENT;
-import static dev.commitlog.record.RecordDescriptor.alignedLength;
+import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
+import static dev.commitlog.format.RecordDescriptor.alignedLength;
 
 import com.lmax.disruptor.Sequence;
-import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.format.SegmentDescriptor;
+import dev.commitlog.instrument.MetricsRecorder;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;

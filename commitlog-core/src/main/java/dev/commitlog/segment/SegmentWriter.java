@@ -1,7 +1,7 @@
 package dev.commitlog.segment;
 
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.io.StorageLayer;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.commitlog.sync;
 
-import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.instrument.MetricsRecorder;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

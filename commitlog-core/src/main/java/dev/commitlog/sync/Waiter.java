@@ -1,6 +1,6 @@
 package dev.commitlog.sync;
 
-import dev.commitlog.metrics.AppenderMetrics;
+import dev.commitlog.instrument.AppenderMetrics;
 
 /**
  * One appending thread's handle for waiting on a flush. Each thread owns one and reuses it, so

@@ -1,6 +1,6 @@
 package dev.commitlog.replay;
 
-import static dev.commitlog.segment.SegmentDescriptor.*;
+import static dev.commitlog.format.SegmentDescriptor.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.CorruptLogException;

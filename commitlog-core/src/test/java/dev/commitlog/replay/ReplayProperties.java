@@ -1,14 +1,15 @@
 package dev.commitlog.replay;
 
-import static dev.commitlog.record.RecordDescriptor.alignedFrameLength;
+import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
 
-import dev.commitlog.CorruptLogException;
 import dev.commitlog.BytesRecordHandler;
+import dev.commitlog.CorruptLogException;
+import dev.commitlog.CorruptionListener;
 import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SimulatedDisk;
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.segment.SegmentDescriptor;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

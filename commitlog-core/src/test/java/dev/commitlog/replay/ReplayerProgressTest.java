@@ -6,7 +6,7 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.io.MappedStorageLayer;
+import dev.commitlog.disk.MappedStorageLayer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;

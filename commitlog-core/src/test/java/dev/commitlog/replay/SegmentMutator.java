@@ -1,9 +1,9 @@
 package dev.commitlog.replay;
 
-import static dev.commitlog.segment.SegmentDescriptor.*;
+import static dev.commitlog.format.SegmentDescriptor.*;
 
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

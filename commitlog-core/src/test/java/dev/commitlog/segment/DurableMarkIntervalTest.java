@@ -2,9 +2,10 @@ package dev.commitlog.segment;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.commitlog.metrics.MetricsRecorder;
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
+import dev.commitlog.instrument.MetricsRecorder;
 import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;

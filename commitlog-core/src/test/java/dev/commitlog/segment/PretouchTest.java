@@ -2,7 +2,8 @@ package dev.commitlog.segment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.commitlog.io.MappedStorageLayer;
+import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import java.io.IOException;
 import java.nio.file.Files;

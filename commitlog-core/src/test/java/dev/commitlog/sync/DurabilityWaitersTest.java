@@ -3,7 +3,7 @@ package dev.commitlog.sync;
 import static org.junit.jupiter.api.Assertions.*;
 
 import com.lmax.disruptor.Sequence;
-import dev.commitlog.metrics.AppenderMetrics;
+import dev.commitlog.instrument.AppenderMetrics;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;

@@ -16,7 +16,7 @@ import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.RecordDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

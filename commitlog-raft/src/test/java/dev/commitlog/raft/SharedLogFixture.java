@@ -11,7 +11,7 @@ import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.commitlog.tools;
 
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.commitlog.tools;
 
-import dev.commitlog.replay.LogTruncator;
+import dev.commitlog.repair.LogTruncator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

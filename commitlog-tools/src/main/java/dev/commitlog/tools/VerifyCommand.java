@@ -2,7 +2,7 @@ package dev.commitlog.tools;
 
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.config.ReplayPolicy;
-import dev.commitlog.replay.LogInspector;
+import dev.commitlog.repair.LogInspector;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;

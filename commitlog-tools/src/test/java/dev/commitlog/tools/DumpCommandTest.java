@@ -2,7 +2,7 @@ package dev.commitlog.tools;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.RecordDescriptor;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;

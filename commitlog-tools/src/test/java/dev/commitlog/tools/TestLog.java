@@ -6,7 +6,7 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.commitlog.examples;
 
 import dev.commitlog.CommitLog;
-import dev.commitlog.replay.LogTailer;
+import dev.commitlog.LogTailer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;

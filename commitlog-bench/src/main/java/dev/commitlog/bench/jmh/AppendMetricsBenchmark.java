@@ -1,8 +1,8 @@
 package dev.commitlog.bench.jmh;
 
-import dev.commitlog.metrics.AppenderMetrics;
-import dev.commitlog.metrics.LatencyHistogram;
-import dev.commitlog.metrics.MetricsRecorder;
+import dev.commitlog.instrument.AppenderMetrics;
+import dev.commitlog.instrument.LatencyHistogram;
+import dev.commitlog.instrument.MetricsRecorder;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Recorder;
 import org.openjdk.jmh.annotations.Benchmark;

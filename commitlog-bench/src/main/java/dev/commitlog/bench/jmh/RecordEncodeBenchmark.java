@@ -1,7 +1,7 @@
 package dev.commitlog.bench.jmh;
 
-import dev.commitlog.record.FrameChecksum;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.segment.Segment;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;

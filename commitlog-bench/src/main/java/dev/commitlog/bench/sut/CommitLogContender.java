@@ -2,9 +2,9 @@ package dev.commitlog.bench.sut;
 
 import dev.commitlog.CommitLog;
 import dev.commitlog.CommitLogOptions;
-import dev.commitlog.io.MappedStorageLayer;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,0 +1,76 @@
+package dev.commitlog.format;
+
+/**
+ * Layout of the 64-byte header at the start of every segment file. Little-endian. The first
+ * frame starts right after it, at {@link #HEADER_LENGTH}. See {@code docs/format.md}.
+ *
+ * <pre>
+ *   0        8        12       16                24               32       36       40       44
+ *   +--------+--------+--------+-----------------+----------------+--------+--------+--------+--------+
+ *   | magic  | version| hdr len| segment id (i64)| base position  | size   | flags  | hdr crc| zero   |
+ *   | 8 bytes| i32    | i32    |                 | (i64)          | i32    | i32    | i32    | i32    |
+ *   +--------+--------+--------+-----------------+----------------+--------+--------+--------+--------+
+ *   48                56       60       64
+ *   +-----------------+--------+--------+
+ *   | durable mark    |mark crc| zero   |
+ *   | (i64)           | i32    | i32    |
+ *   +-----------------+--------+--------+
+ * </pre>
+ *
+ * Bytes 0..39 are written once, when the file is created, and covered by the header CRC (CRC32C
+ * of bytes 0..39). The durable mark is rewritten by the thread that claims a flush of the segment
+ * (every flush in its first 4 KiB, past that at most once per commitlog_durable_mark_interval: see SegmentSyncer): it
+ * holds a log position that was already durable before that flush, so after a crash any damage
+ * below the highest valid mark of any segment is corruption, never a torn tail. The
+ * mark's CRC covers the segment id and the mark, so a mark copied from another file is rejected.
+ */
+public final class SegmentDescriptor {
+    /** "CLOGSEG" followed by a zero byte, read as a little-endian long. */
+    public static final long MAGIC = 0x0047_4553_474F_4C43L;
+    public static final int FORMAT_VERSION = 1;
+    public static final int HEADER_LENGTH = 64;
+    /** The smallest segment file a log makes (commitlog_segment_size's minimum); a shorter one is damage. */
+    public static final int MIN_SEGMENT_SIZE = 64 << 10;
+
+    public static final int MAGIC_OFFSET = 0;
+    public static final int VERSION_OFFSET = 8;
+    public static final int HEADER_LENGTH_OFFSET = 12;
+    public static final int SEGMENT_ID_OFFSET = 16;
+    public static final int BASE_POSITION_OFFSET = 24;
+    public static final int SEGMENT_SIZE_OFFSET = 32;
+    public static final int FLAGS_OFFSET = 36;
+    public static final int HEADER_CRC_OFFSET = 40;
+    /** The header CRC covers bytes [0, HEADER_CRC_OFFSET). */
+    public static final int HEADER_CRC_COVERS = HEADER_CRC_OFFSET;
+    public static final int DURABLE_MARK_OFFSET = 48;
+    public static final int DURABLE_MARK_CRC_OFFSET = 56;
+
+    /** Segment files are named {@code commitlog-<20-digit id>.log}; ids sort as names do. */
+    public static final String FILE_PREFIX = "commitlog-";
+    public static final String FILE_SUFFIX = ".log";
+    /** Files being created carry this suffix until they are complete and synced. */
+    public static final String TEMP_SUFFIX = ".tmp";
+
+    private SegmentDescriptor() {
+    }
+
+    public static String fileName(long segmentId) {
+        return String.format("%s%020d%s", FILE_PREFIX, segmentId, FILE_SUFFIX);
+    }
+
+    /** The id in a segment file name, or -1 when the name is not a segment file's. */
+    public static long parseId(String fileName) {
+        if (!fileName.startsWith(FILE_PREFIX) || !fileName.endsWith(FILE_SUFFIX)) {
+            return -1;
+        }
+        String digits = fileName.substring(FILE_PREFIX.length(), fileName.length() - FILE_SUFFIX.length());
+        if (digits.length() != 20 || !digits.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(digits);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}
