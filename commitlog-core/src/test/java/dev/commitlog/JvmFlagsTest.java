@@ -1,6 +1,7 @@
 package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.commitlog.disk.ChronicleJvmFlags;
 import java.io.IOException;
@@ -16,15 +17,85 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Opening a log in a JVM without the flags Chronicle Bytes needs fails at once, before the
- * directory is touched, with one message naming each missing flag; with them, it opens.
+ * directory is touched, with one message naming each missing flag and printing the block for the
+ * running JDK; with them, it opens. The blocks docs/operations.md prints and the ones the tests run
+ * with are the ones in {@link ChronicleJvmFlags}.
  */
 class JvmFlagsTest {
     @TempDir
     Path dir;
 
+    private static final Path OPERATIONS = Path.of("../docs/operations.md");
+
     @Test
     void thisJvmHasEveryFlag() {
         assertEquals(List.of(), ChronicleJvmFlags.missing());
+    }
+
+    /** The parent pom's argLine (the jdk23 profile from JDK 23) carries this JDK's whole block, and nothing a later JDK needs. */
+    @Test
+    void theTestsRunWithTheBlockOfTheirJdk() {
+        List<String> flags = ChildJvm.jvmFlags();
+        List<String> block = ChronicleJvmFlags.block();
+        assertTrue(flags.containsAll(block), "surefire's flags " + flags + " lack some of " + block);
+        int jdk = Runtime.version().feature();
+        assertEquals(jdk >= 23, flags.contains("--sun-misc-unsafe-memory-access=allow"), "JDK " + jdk + ": " + flags);
+    }
+
+    @Test
+    void theBlocksSplitAtJdk23() {
+        for (int jdk : new int[] {17, 21, 22}) {
+            assertEquals(ChronicleJvmFlags.required(), ChronicleJvmFlags.block(jdk));
+            assertEquals("JDK 17 to 22", ChronicleJvmFlags.blockName(jdk));
+        }
+        for (int jdk : new int[] {23, 24, 25, 30}) {
+            List<String> block = ChronicleJvmFlags.block(jdk);
+            assertEquals(ChronicleJvmFlags.required(), block.subList(0, block.size() - 1));
+            assertEquals("--sun-misc-unsafe-memory-access=allow", block.get(block.size() - 1));
+            assertEquals("JDK 23 and later", ChronicleJvmFlags.blockName(jdk));
+        }
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> ChronicleJvmFlags.block(11));
+        assertEquals("JDK 11: the commit log runs on JDK 17 and later", refused.getMessage());
+    }
+
+    /** docs/operations.md, "JVM flags": each block, under its heading, exactly as the code has it. */
+    @Test
+    void theOperationsGuidePrintsBothBlocksAsTheCodeHasThem() throws IOException {
+        String doc = Files.readString(OPERATIONS);
+        int start = doc.indexOf("\n## JVM flags\n");
+        assertTrue(start >= 0, "docs/operations.md has a \"## JVM flags\" section");
+        String section = doc.substring(start, doc.indexOf("\n## ", start + 1));
+        for (int jdk : new int[] {17, 23}) {
+            String heading = ChronicleJvmFlags.blockName(jdk) + ":\n\n```\n";
+            int at = section.indexOf(heading);
+            assertTrue(at >= 0, "no block headed \"" + ChronicleJvmFlags.blockName(jdk) + ":\"");
+            String block = section.substring(at + heading.length(), section.indexOf("\n```", at + heading.length()));
+            assertEquals(ChronicleJvmFlags.block(jdk), List.of(block.trim().split("\\s+")), ChronicleJvmFlags.blockName(jdk));
+        }
+    }
+
+    /** The message prints the block for the JDK the child runs on, ready to paste. */
+    @Test
+    void theMessagePrintsTheBlockOfThisJdk() throws Exception {
+        String output = run(List.of(), dir.resolve("log"));
+        int jdk = Runtime.version().feature();
+        assertTrue(output.endsWith(". The flags for " + ChronicleJvmFlags.blockName(jdk) + " (docs/operations.md, \"JVM flags\"; "
+                + "in Maven, surefire's argLine; in Gradle, jvmArgs): " + String.join(" ", ChronicleJvmFlags.block(jdk))), output);
+    }
+
+    /** JDK 23 and later: with memory access denied Chronicle would fail half-way (invokeCleaner); open refuses first. */
+    @Test
+    void deniedMemoryAccessIsRefusedBeforeTheDirectoryIsTouched() throws Exception {
+        assumeTrue(Runtime.version().feature() >= 23, "--sun-misc-unsafe-memory-access exists from JDK 23");
+        List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
+        flags.remove("--sun-misc-unsafe-memory-access=allow");
+        flags.add("--sun-misc-unsafe-memory-access=deny");
+        Path logDir = dir.resolve("log");
+        String output = run(flags, logDir);
+        assertTrue(output.startsWith("failed: java.lang.IllegalStateException: the commit log needs JVM flags this JVM was started "
+                + "without (Chronicle Bytes, which maps the segment files, reaches into JDK internals): sun.misc.Unsafe memory access "
+                + "is denied (--sun-misc-unsafe-memory-access=deny;"), output);
+        assertFalse(Files.exists(logDir), "the directory was created: " + output);
     }
 
     @Test
@@ -57,7 +128,7 @@ class JvmFlagsTest {
         List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
         assertTrue(flags.remove(left), "surefire's flags carry " + left);
         String output = run(flags, dir.resolve("log"));
-        assertTrue(output.endsWith("(see README, \"JVM flags\"): " + left), output);
+        assertTrue(output.contains("reaches into JDK internals): missing " + left + ". The flags for "), output);
         assertFalse(Files.exists(dir.resolve("log")));
     }
 

@@ -121,7 +121,7 @@ class PackagingIT {
         String parent = Files.readString(ROOT.resolve("pom.xml"));
         String bom = Files.readString(ROOT.resolve("commitlog-bom/pom.xml"));
         assertEquals(version(parent), version(bom), "the BOM's version is the build's");
-        for (String artifact : new String[] {"commitlog-core", "commitlog-micrometer", "commitlog-tools"}) {
+        for (String artifact : new String[] {"commitlog-core", "commitlog-micrometer", "commitlog-codecs", "commitlog-tools"}) {
             assertTrue(bom.contains("<artifactId>" + artifact + "</artifactId>\n        <version>${project.version}</version>"),
                     artifact + " is not managed by the BOM");
         }

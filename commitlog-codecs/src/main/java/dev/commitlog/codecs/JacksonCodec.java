@@ -21,7 +21,8 @@ import java.util.Objects;
  * through a stream, with no copy of the frame. Jackson allocates a generator or parser per record.
  *
  * <p>Needs {@code jackson-databind}, plus {@code jackson-dataformat-cbor} or
- * {@code jackson-dataformat-smile} for those formats.
+ * {@code jackson-dataformat-smile} for those formats only: {@link #json} works without them, and a
+ * factory whose jar is missing says which one (see {@link OptionalLibrary}).
  *
  * @param <T> the record type
  */
@@ -38,19 +39,36 @@ public final class JacksonCodec<T> implements RecordCodec<T> {
         this.reader = mapper.readerFor(type);
     }
 
-    /** JSON through a plain {@link ObjectMapper}. */
+    /**
+     * JSON through a plain {@link ObjectMapper}: needs {@code jackson-databind} only.
+     *
+     * @throws IllegalStateException if {@code jackson-databind} is not on the class path
+     */
     public static <T> JacksonCodec<T> json(Class<T> type) {
+        OptionalLibrary.JACKSON_DATABIND.require("JacksonCodec.json");
         return new JacksonCodec<>("jackson-json", new ObjectMapper(), type);
     }
 
-    /** CBOR (RFC 8949) through {@code jackson-dataformat-cbor}. */
+    /**
+     * CBOR (RFC 8949) through {@code jackson-dataformat-cbor}.
+     *
+     * @throws IllegalStateException if {@code jackson-databind} or {@code jackson-dataformat-cbor} is not on the class path
+     */
     public static <T> JacksonCodec<T> cbor(Class<T> type) {
-        return new JacksonCodec<>("jackson-cbor", new CBORMapper(), type);
+        OptionalLibrary.JACKSON_DATABIND.require("JacksonCodec.cbor");
+        OptionalLibrary.JACKSON_CBOR.require("JacksonCodec.cbor");
+        return new JacksonCodec<>("jackson-cbor", Cbor.mapper(), type);
     }
 
-    /** Smile, Jackson's binary JSON, through {@code jackson-dataformat-smile}. */
+    /**
+     * Smile, Jackson's binary JSON, through {@code jackson-dataformat-smile}.
+     *
+     * @throws IllegalStateException if {@code jackson-databind} or {@code jackson-dataformat-smile} is not on the class path
+     */
     public static <T> JacksonCodec<T> smile(Class<T> type) {
-        return new JacksonCodec<>("jackson-smile", new SmileMapper(), type);
+        OptionalLibrary.JACKSON_DATABIND.require("JacksonCodec.smile");
+        OptionalLibrary.JACKSON_SMILE.require("JacksonCodec.smile");
+        return new JacksonCodec<>("jackson-smile", Smile.mapper(), type);
     }
 
     @Override
@@ -86,5 +104,23 @@ public final class JacksonCodec<T> implements RecordCodec<T> {
     @Override
     public String toString() {
         return name;
+    }
+
+    /*
+     * One class per binary format, loaded only when its factory runs: passing a CBORMapper where an
+     * ObjectMapper is expected makes the JVM load CBORMapper when it links the class that does it,
+     * so if JacksonCodec did it, even json() would need the CBOR jar.
+     */
+
+    private static final class Cbor {
+        static ObjectMapper mapper() {
+            return new CBORMapper();
+        }
+    }
+
+    private static final class Smile {
+        static ObjectMapper mapper() {
+            return new SmileMapper();
+        }
     }
 }

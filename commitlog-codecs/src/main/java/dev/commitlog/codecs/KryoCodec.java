@@ -1,12 +1,7 @@
 package dev.commitlog.codecs;
 
 import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.KryoException;
-import com.esotericsoftware.kryo.io.ByteBufferInput;
-import com.esotericsoftware.kryo.io.ByteBufferOutput;
-import com.esotericsoftware.kryo.io.KryoBufferOverflowException;
 import dev.commitlog.codec.RecordCodec;
-import java.nio.BufferOverflowException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -20,29 +15,39 @@ import java.util.function.ToIntFunction;
  * capacity of its buffer as its own, so it gets a slice of the claimed region (one small ByteBuffer
  * object per record), which it cannot write past. Decoding reads the mapped frame directly.
  *
+ * <p>Needs {@code com.esotericsoftware:kryo}; the factories say so if it is missing. The Kryo calls
+ * live in {@link KryoCoder}, so that this class links without Kryo (see {@link OptionalLibrary}).
+ *
  * @param <T> the record type
  */
 public final class KryoCodec<T> implements RecordCodec<T> {
     private final String name;
-    private final Class<T> type;
     private final ToIntFunction<T> bound;
-    private final ThreadLocal<PerThread> state;
+    private final KryoCoder<T> coder;
 
     private KryoCodec(String name, Supplier<Kryo> kryos, Class<T> type, ToIntFunction<T> bound) {
         this.name = Objects.requireNonNull(name, "name");
-        this.type = Objects.requireNonNull(type, "type");
         this.bound = bound;
-        Objects.requireNonNull(kryos, "kryos");
-        this.state = ThreadLocal.withInitial(() -> new PerThread(kryos.get()));
+        this.coder = new KryoCoder<>(name, Objects.requireNonNull(kryos, "kryos"), Objects.requireNonNull(type, "type"));
     }
 
-    /** Writes in place: {@code bound} gives an upper bound of each record's encoded size. */
+    /**
+     * Writes in place: {@code bound} gives an upper bound of each record's encoded size.
+     *
+     * @throws IllegalStateException if Kryo is not on the class path
+     */
     public static <T> KryoCodec<T> bounded(Supplier<Kryo> kryos, Class<T> type, ToIntFunction<T> bound) {
+        OptionalLibrary.KRYO.require("KryoCodec");
         return new KryoCodec<>("kryo", kryos, type, Objects.requireNonNull(bound, "bound"));
     }
 
-    /** No bound: the log stages each record and copies it in. */
+    /**
+     * No bound: the log stages each record and copies it in.
+     *
+     * @throws IllegalStateException if Kryo is not on the class path
+     */
     public static <T> KryoCodec<T> unbounded(Supplier<Kryo> kryos, Class<T> type) {
+        OptionalLibrary.KRYO.require("KryoCodec");
         return new KryoCodec<>("kryo-staged", kryos, type, null);
     }
 
@@ -53,40 +58,16 @@ public final class KryoCodec<T> implements RecordCodec<T> {
 
     @Override
     public void encode(T record, ByteBuffer target) {
-        PerThread perThread = state.get();
-        ByteBuffer region = target.slice();
-        perThread.output.setBuffer(region, region.capacity());
-        try {
-            perThread.kryo.writeObject(perThread.output, record);
-        } catch (KryoBufferOverflowException e) {
-            throw new BufferOverflowException();
-        }
-        target.position(target.position() + perThread.output.position());
+        coder.encode(record, target);
     }
 
     @Override
     public T decode(ByteBuffer source) {
-        PerThread perThread = state.get();
-        perThread.input.setBuffer(source);
-        try {
-            return perThread.kryo.readObject(perThread.input, type);
-        } catch (KryoException e) {
-            throw new IllegalStateException(name + " could not decode a record: " + e.getMessage(), e);
-        }
+        return coder.decode(source);
     }
 
     @Override
     public String toString() {
         return name;
-    }
-
-    private static final class PerThread {
-        final Kryo kryo;
-        final ByteBufferOutput output = new ByteBufferOutput(ByteBuffer.allocate(0));
-        final ByteBufferInput input = new ByteBufferInput(ByteBuffer.allocate(0));
-
-        PerThread(Kryo kryo) {
-            this.kryo = kryo;
-        }
     }
 }

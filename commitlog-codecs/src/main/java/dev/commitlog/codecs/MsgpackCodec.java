@@ -19,6 +19,9 @@ import org.msgpack.core.buffer.MessageBufferOutput;
  * segment itself (no copy); msgpack-core wraps that region in one {@link MessageBuffer} per record.
  * One packer and one unpacker per thread, reset per record. Decoding reads the mapped frame directly.
  *
+ * <p>Needs {@code org.msgpack:msgpack-core}; the constructor says so if it is missing. The msgpack
+ * calls live in the per-thread classes, so that this class links without it (see {@link OptionalLibrary}).
+ *
  * @param <T> the record type
  */
 public final class MsgpackCodec<T> implements RecordCodec<T> {
@@ -30,12 +33,16 @@ public final class MsgpackCodec<T> implements RecordCodec<T> {
 
     private final String name;
     private final MsgpackSchema<T> schema;
-    private final ThreadLocal<Packing> packers = ThreadLocal.withInitial(Packing::new);
-    private final ThreadLocal<Unpacking> unpackers = ThreadLocal.withInitial(Unpacking::new);
+    private final ThreadLocal<Packing> packers;
+    private final ThreadLocal<Unpacking> unpackers;
 
+    /** @throws IllegalStateException if msgpack-core is not on the class path */
     public MsgpackCodec(MsgpackSchema<T> schema, String name) {
+        OptionalLibrary.MSGPACK.require("MsgpackCodec");
         this.schema = Objects.requireNonNull(schema, "schema");
         this.name = Objects.requireNonNull(name, "name");
+        this.packers = ThreadLocal.withInitial(Packing::new);
+        this.unpackers = ThreadLocal.withInitial(Unpacking::new);
     }
 
     @Override
@@ -46,25 +53,17 @@ public final class MsgpackCodec<T> implements RecordCodec<T> {
 
     @Override
     public void encode(T record, ByteBuffer target) {
-        Packing packing = packers.get();
-        packing.output.target = target;
         try {
-            schema.pack(record, packing.packer);
-            packing.packer.flush();
+            packers.get().pack(schema, record, target);
         } catch (IOException e) {
             throw new UncheckedIOException(name + " could not encode a record", e);
-        } finally {
-            packing.output.target = null;
         }
     }
 
     @Override
     public T decode(ByteBuffer source) {
-        Unpacking unpacking = unpackers.get();
         try {
-            unpacking.input.reset(source);
-            unpacking.unpacker.reset(unpacking.input);
-            return schema.unpack(unpacking.unpacker);
+            return unpackers.get().unpack(schema, source);
         } catch (IOException e) {
             throw new UncheckedIOException(name + " could not decode a record", e);
         }
@@ -79,11 +78,28 @@ public final class MsgpackCodec<T> implements RecordCodec<T> {
     private static final class Packing {
         final RegionOutput output = new RegionOutput();
         final MessagePacker packer = MessagePack.newDefaultPacker(output);
+
+        <T> void pack(MsgpackSchema<T> schema, T record, ByteBuffer target) throws IOException {
+            output.target = target;
+            try {
+                schema.pack(record, packer);
+                packer.flush();
+            } finally {
+                output.target = null;
+            }
+        }
     }
 
+    /** One thread's unpacker, reading whatever frame {@link #unpack} is given. */
     private static final class Unpacking {
         final ByteBufferInput input = new ByteBufferInput(ByteBuffer.allocate(0));
         final MessageUnpacker unpacker = MessagePack.newDefaultUnpacker(input);
+
+        <T> T unpack(MsgpackSchema<T> schema, ByteBuffer source) throws IOException {
+            input.reset(source);
+            unpacker.reset(input);
+            return schema.unpack(unpacker);
+        }
     }
 
     /** Hands the packer the rest of the target region as its buffer, and moves the target's position as the packer flushes. */

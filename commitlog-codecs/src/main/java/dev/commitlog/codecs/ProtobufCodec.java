@@ -20,6 +20,9 @@ import java.util.Objects;
  * makes one {@code CodedOutputStream} per record (it cannot be re-pointed at another ByteBuffer)
  * and one {@code CodedInputStream} per decode. Decoding reads the mapped frame directly.
  *
+ * <p>Needs {@code com.google.protobuf:protobuf-java}; the factories say so if it is missing (see
+ * {@link OptionalLibrary}).
+ *
  * @param <T> the record type
  */
 public final class ProtobufCodec<T> implements RecordCodec<T> {
@@ -31,13 +34,23 @@ public final class ProtobufCodec<T> implements RecordCodec<T> {
         this.schema = schema;
     }
 
-    /** For a plain type with a hand-written protobuf schema. */
+    /**
+     * For a plain type with a hand-written protobuf schema.
+     *
+     * @throws IllegalStateException if protobuf-java is not on the class path
+     */
     public static <T> ProtobufCodec<T> of(ProtobufSchema<T> schema, String name) {
+        OptionalLibrary.PROTOBUF.require("ProtobufCodec");
         return new ProtobufCodec<>(Objects.requireNonNull(name, "name"), Objects.requireNonNull(schema, "schema"));
     }
 
-    /** For a generated message (or any {@link MessageLite}), parsed back with its {@code parser()}. */
+    /**
+     * For a generated message (or any {@link MessageLite}), parsed back with its {@code parser()}.
+     *
+     * @throws IllegalStateException if protobuf-java is not on the class path
+     */
     public static <M extends MessageLite> ProtobufCodec<M> of(Parser<M> parser) {
+        OptionalLibrary.PROTOBUF.require("ProtobufCodec");
         Objects.requireNonNull(parser, "parser");
         return new ProtobufCodec<>("protobuf", new ProtobufSchema<>() {
             @Override
@@ -68,9 +81,12 @@ public final class ProtobufCodec<T> implements RecordCodec<T> {
         try {
             schema.writeTo(record, output);
             output.flush(); // moves the target's position past what was written
-        } catch (CodedOutputStream.OutOfSpaceException e) {
-            throw new BufferOverflowException();
         } catch (IOException e) {
+            // A test, not a catch clause: the JVM loads a caught type when it links the class, and
+            // this one must link without protobuf-java so that the factories can say it is missing.
+            if (e instanceof CodedOutputStream.OutOfSpaceException) {
+                throw new BufferOverflowException();
+            }
             throw new UncheckedIOException(name + " could not encode a record", e);
         }
     }

@@ -2,6 +2,7 @@ package dev.commitlog.tools;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.commitlog.io.ChronicleJvmFlags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,12 +10,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shaded jar as an operator runs it ({@code java -jar}, no other flags: the manifest carries
- * the Chronicle ones). Runs after {@code package}, under failsafe.
+ * The shaded jar as an operator runs it ({@code java -jar}; the manifest carries the openings and
+ * exports, and from JDK 23 the command line adds the memory-access flag of the JDK's block), with
+ * nothing on stderr: no library banner, no JVM warning. Runs after {@code package}, under failsafe.
  */
 class ToolsJarIT {
     @TempDir
@@ -49,18 +53,36 @@ class ToolsJarIT {
                 + "(see 'commitlog-tools --help')"), unknown.err().lines().toList());
     }
 
-    private static Result run(String... args) throws IOException, InterruptedException {
+    /** The manifest carries the openings and exports of the block (ChronicleJvmFlags), and no native access: nothing here needs it. */
+    @Test
+    void theManifestCarriesTheBlock() throws Exception {
+        try (JarFile jar = new JarFile(jar().toFile())) {
+            Attributes attributes = jar.getManifest().getMainAttributes();
+            assertEquals(ChronicleJvmFlags.manifestAddOpens(), attributes.getValue("Add-Opens"));
+            assertEquals(ChronicleJvmFlags.manifestAddExports(), attributes.getValue("Add-Exports"));
+            assertNull(attributes.getValue("Enable-Native-Access"));
+        }
+    }
+
+    /** The flags of this JDK's block that a manifest cannot carry (JDK 23 and later: the memory-access one). */
+    static List<String> commandLineFlags() {
+        List<String> flags = new ArrayList<>(ChronicleJvmFlags.block());
+        flags.removeAll(ChronicleJvmFlags.required());
+        return flags;
+    }
+
+    private static Path jar() {
         Path jar = Path.of(System.getProperty("commitlog.tools.jar", "target/commitlog-tools.jar"));
         assertTrue(Files.isRegularFile(jar), "the shaded jar is built by package: " + jar);
+        return jar;
+    }
+
+    private static Result run(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
-        if (Runtime.version().feature() >= 23) {
-            // JDK 23+ warns once per JVM when sun.misc.Unsafe's memory methods are used (Chronicle unmaps
-            // segments with one); docs/operations.md tells operators to pass this flag there.
-            command.add("--sun-misc-unsafe-memory-access=allow");
-        }
+        command.addAll(commandLineFlags());
         command.add("-jar");
-        command.add(jar.toString());
+        command.add(jar().toString());
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).start();
         process.getOutputStream().close();
