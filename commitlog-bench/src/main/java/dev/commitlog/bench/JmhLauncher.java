@@ -1,6 +1,6 @@
 package dev.commitlog.bench;
 
-import dev.commitlog.io.ChronicleJvmFlags;
+import dev.commitlog.disk.ChronicleJvmFlags;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.commitlog.tools;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import dev.commitlog.io.ChronicleJvmFlags;
+import dev.commitlog.disk.ChronicleJvmFlags;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
