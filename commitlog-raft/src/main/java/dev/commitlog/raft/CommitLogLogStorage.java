@@ -91,10 +91,6 @@ public final class CommitLogLogStorage implements LogStorage {
         boolean inited = false;
         try {
             inited = load(opts);
-            if (inited && shared.closed()) { // closed while loading: close() let go of every claim, this one too
-                LOG.error("Raft log storage {}: init refused: {}", groupKey, closedReason());
-                inited = false;
-            }
             return inited;
         } finally {
             initialized = inited; // also when loading threw

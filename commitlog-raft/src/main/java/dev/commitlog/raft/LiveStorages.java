@@ -33,9 +33,4 @@ final class LiveStorages {
     CommitLogLogStorage holder(String key) {
         return byKey.get(key);
     }
-
-    /** The shared log closed: no storage over it is live any more. */
-    void clear() {
-        byKey.clear();
-    }
 }

@@ -163,8 +163,7 @@ public final class RaftCommitLog implements AutoCloseable {
     /** Closes the shared log (if this opened it); storages over it no longer init. Idempotent. */
     @Override
     public void close() {
-        closed = true; // before the claims go: an init that claims after this sees it and gives its claim back
-        live.clear();
+        closed = true;
         WRAPPED.remove(log);
         if (owned) {
             log.close();
