@@ -63,9 +63,50 @@ public final class CommitLogLogStorage implements LogStorage {
         return groupKey;
     }
 
+    /**
+     * Loads the group's state from the shared log (replaying it if no storage did yet) and the
+     * group's live configurations into {@code opts}' configuration manager; the storage is then
+     * live until {@link #shutdown()}. Inited again while live, it loads the configurations again.
+     *
+     * <p>Returns false, logging the reason at ERROR, when the storage cannot serve, as JRaft's
+     * {@code RocksDBLogStorage} does when its database does not open (JRaft then fails the node's
+     * start, pointing at the log): another storage of the same group key is live on the shared log
+     * (see {@link RaftCommitLog#storage}); the shared log was closed ({@link RaftCommitLog#close()});
+     * or loading the groups failed. Nothing is held after a false.
+     *
+     * @throws NullPointerException if {@code opts} is null
+     */
     @Override
     public boolean init(LogStorageOptions opts) {
         Objects.requireNonNull(opts, "opts");
+        if (shared.closed()) {
+            LOG.error("Raft log storage {}: init refused: {}", groupKey, closedReason());
+            return false;
+        }
+        CommitLogLogStorage holder = shared.live().claim(groupKey, this);
+        if (holder != null) {
+            LOG.error("Raft log storage {}: init refused: {}", groupKey, shared.liveElsewhere(groupKey, holder));
+            return false;
+        }
+        boolean inited = false;
+        try {
+            inited = load(opts);
+            return inited;
+        } finally {
+            initialized = inited; // also when loading threw
+            if (!inited) {
+                shared.live().release(groupKey, this);
+            }
+        }
+    }
+
+    private String closedReason() {
+        return "the shared commit log " + log.config().directory() + " is closed (RaftCommitLog.close() was called); open a new"
+                + " RaftCommitLog and make the storage from it";
+    }
+
+    /** The group's state and its configurations; false (logged) if the groups could not be loaded. */
+    private boolean load(LogStorageOptions opts) {
         var codecs = opts.getLogEntryCodecFactory() != null ? opts.getLogEntryCodecFactory() : LogEntryV2CodecFactory.getInstance();
         GroupState state;
         try {
@@ -86,7 +127,6 @@ public final class CommitLogLogStorage implements LogStorage {
                 confManager.add(configurationOf(read(position)));
             }
         }
-        initialized = true;
         return true;
     }
 
@@ -100,9 +140,11 @@ public final class CommitLogLogStorage implements LogStorage {
         return conf;
     }
 
+    /** Ends this storage's use of the group: it is no longer live, so a new storage of its key may init. */
     @Override
     public void shutdown() {
         initialized = false; // the shared log and the group's state stay: other groups, and a later init, use them
+        shared.live().release(groupKey, this);
     }
 
     @Override

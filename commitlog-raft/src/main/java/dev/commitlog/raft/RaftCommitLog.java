@@ -17,6 +17,9 @@ import java.util.WeakHashMap;
  * see each other's entries. The first storage init replays the log once for every group; the
  * groups' states then stay live here, so later inits replay nothing. The shared log outlives the
  * storages over it: shutting a storage down leaves the log open; {@link #close()} closes it.
+ *
+ * <p>A group key has at most one live storage at a time: from a successful {@code init} until
+ * {@code shutdown} (see {@link #storage}). Once this is closed no storage over it inits again.
  */
 public final class RaftCommitLog implements AutoCloseable {
     /**
@@ -29,6 +32,8 @@ public final class RaftCommitLog implements AutoCloseable {
     private final boolean owned;
     private final GroupRegistry groups;
     private final GroupCompaction compaction;
+    private final LiveStorages live = new LiveStorages();
+    private volatile boolean closed;
 
     private RaftCommitLog(CommitLog log, boolean owned) {
         this.log = Objects.requireNonNull(log, "log");
@@ -55,9 +60,49 @@ public final class RaftCommitLog implements AutoCloseable {
         return new RaftCommitLog(log, false);
     }
 
-    /** A log storage for the group (or node) that {@code groupKey} names, on this log. */
+    /**
+     * A log storage for the group (or node) that {@code groupKey} names, on this log.
+     *
+     * <p>One storage per key is live at a time, from its successful {@code init} until its
+     * {@code shutdown}: two would be two writers of one group's entries (two JRaft nodes of the
+     * process given the same log URI), which JRaft's RocksDB storage cannot be either (RocksDB locks
+     * its path). So this refuses a key whose storage is live; once that one is shut down, a new one
+     * may be made and inited. Of two storages made before either inits, the second {@code init}
+     * returns false and logs why, as {@code RocksDBLogStorage.init} does when its path is locked.
+     *
+     * @throws IllegalStateException    if a storage of {@code groupKey} on this log is live, or this log is closed
+     * @throws IllegalArgumentException if {@code raftOptions} asks for sync and the log syncs periodically
+     */
     public CommitLogLogStorage storage(String groupKey, RaftOptions raftOptions) {
+        checkOpen();
+        CommitLogLogStorage holder = live.holder(groupKey);
+        if (holder != null) {
+            throw new IllegalStateException(liveElsewhere(groupKey, holder));
+        }
         return new CommitLogLogStorage(this, groupKey, raftOptions);
+    }
+
+    /** Why a second storage of {@code groupKey} is refused while {@code holder} is live. */
+    String liveElsewhere(String groupKey, CommitLogLogStorage holder) {
+        return "Raft group key " + groupKey + " already has a live log storage on commit log " + log.config().directory() + " ("
+                + holder + ", inited and not shut down): a key takes one live storage at a time; give every node of the"
+                + " process its own log URI, or shut the other storage down first";
+    }
+
+    /** The live storage of each group key. */
+    LiveStorages live() {
+        return live;
+    }
+
+    /** Whether {@link #close()} was called. */
+    boolean closed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("RaftCommitLog on " + log.config().directory() + " is closed");
+        }
     }
 
     public CommitLog log() {
@@ -115,8 +160,10 @@ public final class RaftCommitLog implements AutoCloseable {
         return Ack.MODE;
     }
 
+    /** Closes the shared log (if this opened it); storages over it no longer init. Idempotent. */
     @Override
     public void close() {
+        closed = true;
         WRAPPED.remove(log);
         if (owned) {
             log.close();

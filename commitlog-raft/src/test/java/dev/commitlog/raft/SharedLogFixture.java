@@ -93,11 +93,9 @@ final class SharedLogFixture implements AutoCloseable {
         }
         List<String> configurations = new ArrayList<>();
         ConfigurationManager confManager = new ConfigurationManager(); // what an init loads now, not at the storage's own init
-        CommitLogLogStorage loader = shared.storage(key, new RaftOptions());
         LogStorageOptions opts = new LogStorageOptions();
         opts.setConfigurationManager(confManager);
-        assertTrue(loader.init(opts));
-        loader.shutdown();
+        assertTrue(storage.init(opts)); // the live storage inits again (a second storage of its key would be refused)
         for (long i = storage.getFirstLogIndex(); i <= storage.getLastLogIndex(); i++) {
             ConfigurationEntry conf = confManager.get(i);
             if (conf.getId().getIndex() == i) {

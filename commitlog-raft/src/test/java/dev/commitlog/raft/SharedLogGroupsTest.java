@@ -94,10 +94,10 @@ class SharedLogGroupsTest {
         CommitLogLogStorage first = fixture.storage(key(0));
         GroupSnapshot before = fixture.snapshot(key(0));
 
-        // a second storage object for the same group, inited while the first one appends: the shared state is live
-        CommitLogLogStorage second = fixture.shared.storage(key(0), new RaftOptions());
+        // a second storage object for the same group, inited after the first one appended and shut down: the shared state is live
         assertTrue(first.appendEntry(mockEntry(61, 9, 8)));
         first.shutdown();
+        CommitLogLogStorage second = fixture.shared.storage(key(0), new RaftOptions());
         LogStorageOptions opts = new LogStorageOptions();
         opts.setLogEntryCodecFactory(LogEntryV2CodecFactory.getInstance());
         assertTrue(second.init(opts));

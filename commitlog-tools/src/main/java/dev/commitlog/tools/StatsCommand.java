@@ -22,6 +22,7 @@ import picocli.CommandLine.Mixin;
 @Command(name = "stats", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Print the segment files (id, base position, size, durable mark, records), bytes on disk, records, the oldest "
                 + "and newest record positions, where the log ends and the damaged frames met. Read-only; safe on a live log.",
+                "The end of the log is the position just past its last valid record (that record's position plus its frame size).",
                 "Exit code 0 whatever it met (use verify for a verdict)."})
 final class StatsCommand implements Callable<Integer> {
     @Mixin
@@ -35,17 +36,18 @@ final class StatsCommand implements Callable<Integer> {
         List<LogInspector.SegmentInfo> segments = inspector.segments(directory);
         Counter counter = new Counter();
         LogInspector.Summary summary = inspector.walk(directory, 0, ReplayPolicy.SKIP_CORRUPT, counter);
+        LogSpan span = counter.span;
 
         long bytes = segments.stream().mapToLong(LogInspector.SegmentInfo::fileSize).sum();
         out.println("directory        " + directory.toAbsolutePath());
         out.println("segment files    " + segments.size() + ", " + bytes + " bytes");
         for (LogInspector.SegmentInfo segment : segments) {
-            out.println("  " + describe(segment, counter.perSegment, summary.endPosition()));
+            out.println("  " + describe(segment, counter.perSegment, span.end()));
         }
-        out.println("records          " + counter.records);
-        out.println("oldest position  " + (counter.records == 0 ? "none (no records)" : counter.first + " (the first record)"));
-        out.println("newest position  " + (counter.records == 0 ? "none (no records)" : counter.last + " (the last record)"));
-        out.println("end of log       " + summary.endPosition() + " (appends resume here after open, if it opens: see verify)");
+        out.println("records          " + span.records());
+        out.println("oldest position  " + (span.records() == 0 ? "none (no records)" : span.first() + " (the first record)"));
+        out.println("newest position  " + (span.records() == 0 ? "none (no records)" : span.last() + " (the last record)"));
+        out.println("end of log       " + span.describeEnd());
         out.println("durable mark     " + summary.tailFrom() + " (highest of all segments: damage below it is corruption, "
                 + "at or after it a torn tail)");
         out.println("damaged frames   " + summary.damaged() + (summary.damaged() == 0 ? "" : " (run dump or verify to see them)"));
@@ -64,24 +66,20 @@ final class StatsCommand implements Callable<Integer> {
     }
 
     private static final class Counter implements LogInspector.Observer {
+        private final LogSpan span = new LogSpan();
         private final Map<Long, Long> perSegment = new HashMap<>();
         private long segmentId;
-        private long records;
-        private long first = -1;
-        private long last = -1;
 
         @Override
         public void onSegment(SegmentRef ref, SegmentHeader header) {
+            span.onSegment(ref, header);
             segmentId = header.segmentId();
         }
 
         @Override
         public boolean onRecord(long position, ByteBuffer payload) {
-            records++;
             perSegment.merge(segmentId, 1L, Long::sum);
-            first = first < 0 ? position : first;
-            last = position;
-            return true;
+            return span.onRecord(position, payload);
         }
     }
 }

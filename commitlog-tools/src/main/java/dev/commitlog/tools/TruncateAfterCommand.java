@@ -48,8 +48,8 @@ final class TruncateAfterCommand implements Callable<Integer> {
         LogTruncator.Result result = new LogTruncator().truncateAfter(directory, position, backup);
         PrintWriter out = logDirectory.out();
         if (!result.changed()) {
-            out.println("nothing to cut: the log already ends at position " + result.position() + " (" + result.recordsKept()
-                    + " records before it); nothing changed");
+            out.println("nothing to cut: nothing is written at or after position " + result.position() + "; the log ends at position "
+                    + LogSpan.read(directory).describeEnd() + ", " + result.recordsKept() + " records; nothing changed");
             return ExitCode.OK;
         }
         out.println("truncated " + directory + ": position " + result.position() + " and everything after it removed; "

@@ -3,6 +3,8 @@ package dev.commitlog.tools;
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.repair.LogInspector;
+import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -25,6 +27,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = ToolVersion.class,
         description = {"Check every frame and segment header the way CommitLog.open does, and say whether the log opens. Read-only.",
+                "The end of the log is the position just past its last valid record (that record's position plus its frame size).",
                 "Exit code 0: the log opens (a torn tail, which open cuts off, is printed as a notice). "
                         + "1: the first damage open would refuse, with its position and reason."})
 final class VerifyCommand implements Callable<Integer> {
@@ -47,12 +50,13 @@ final class VerifyCommand implements Callable<Integer> {
         } catch (CorruptLogException e) {
             boolean torn = LogInspector.isTornTail(e.reason());
             out.println((torn ? "TORN TAIL" : "CORRUPT") + " at " + Where.at(e.position(), e.file(), e.offset()) + ": " + e.reason());
-            out.println("the log does not open under commitlog_replay_policy: " + policyName + " (" + verdict.records
+            out.println("the log does not open under commitlog_replay_policy: " + policyName + " (" + verdict.span.records()
                     + " records verified before it); to go on: " + wayForward(directory, e, torn));
             return ExitCode.DAMAGED;
         }
-        String range = verdict.records == 0 ? "no records" : "records at positions " + verdict.first + " to " + verdict.last;
-        out.println("OK: " + summary.records() + " records verified (" + range + "); the log ends at position " + summary.endPosition());
+        LogSpan span = verdict.span;
+        String range = span.records() == 0 ? "no records" : "records at positions " + span.first() + " to " + span.last();
+        out.println("OK: " + summary.records() + " records verified (" + range + "); the log ends at position " + span.describeEnd());
         if (verdict.tornTail != null) {
             out.println("notice: " + verdict.tornTail + "; open cuts it off under commitlog_replay_policy: " + policyName
                     + " (strict would refuse: verify --strict)");
@@ -85,18 +89,18 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     private static final class Verdict implements LogInspector.Observer {
-        private long records;
-        private long first = -1;
-        private long last = -1;
+        private final LogSpan span = new LogSpan();
         private String tornTail;
         private final List<String> afterEnd = new ArrayList<>();
 
         @Override
+        public void onSegment(SegmentRef ref, SegmentHeader header) {
+            span.onSegment(ref, header);
+        }
+
+        @Override
         public boolean onRecord(long position, ByteBuffer payload) {
-            records++;
-            first = first < 0 ? position : first;
-            last = position;
-            return true;
+            return span.onRecord(position, payload);
         }
 
         @Override

@@ -25,7 +25,7 @@ class StatsCommandTest extends WrittenLogTest {
         assertEquals("records          20", lines.get(6));
         assertEquals("oldest position  " + log.position(0) + " (the first record)", lines.get(7));
         assertEquals("newest position  " + log.position(19) + " (the last record)", lines.get(8));
-        assertEquals("end of log       " + end + " (appends resume here after open, if it opens: see verify)", lines.get(9));
+        assertEquals("end of log       " + end + " (just past the last valid record)", lines.get(9));
         assertTrue(lines.get(10).startsWith("durable mark     " + log.position(19) + " (highest"), lines.get(10));
         assertEquals("damaged frames   0", lines.get(11));
     }

@@ -19,7 +19,7 @@ class VerifyCommandTest extends WrittenLogTest {
         Map<String, byte[]> before = TestLog.contents(dir);
         long end = log.position(TestLog.RECORDS - 1) + RecordDescriptor.alignedFrameLength(TestLog.PAYLOAD);
         List<String> expected = List.of("OK: 20 records verified (records at positions " + log.position(0) + " to " + log.position(19)
-                + "); the log ends at position " + end);
+                + "); the log ends at position " + end + " (just past the last valid record)");
         assertEquals(expected, ToolRun.of("verify", dir).succeeded(ExitCode.OK).outLines());
         assertEquals(expected, ToolRun.of("verify", dir, "--strict").succeeded(ExitCode.OK).outLines());
         assertContentsEqual(before, TestLog.contents(dir));

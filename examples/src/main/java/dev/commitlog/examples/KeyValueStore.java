@@ -3,6 +3,7 @@ package dev.commitlog.examples;
 import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Map;
@@ -16,6 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>One writer thread at a time (puts are applied in log order only because they are serialised
  * here); any number of readers.
+ *
+ * <p>Run it: {@code java -jar examples/target/commitlog-examples.jar key-value [DIR]} (see
+ * examples/README.md).
  */
 public final class KeyValueStore implements AutoCloseable {
     private final CommitLog log;
@@ -23,6 +27,46 @@ public final class KeyValueStore implements AutoCloseable {
 
     private KeyValueStore(CommitLog log) {
         this.log = log;
+    }
+
+    /**
+     * The example: writes to a store in {@code DIR} (default: a temporary directory), closes it,
+     * opens it again and shows that replay rebuilt the map.
+     */
+    public static void main(String[] args) throws IOException {
+        try (ExampleDirectory directory = ExampleDirectory.of(args, "key-value")) {
+            run(directory.path(), System.out);
+        }
+    }
+
+    /** The map when the store closed, and the map replay rebuilt when it opened again. */
+    record Reopened(Map<String, String> written, Map<String, String> replayed) {
+    }
+
+    /** What {@link #main} does, in {@code directory}. */
+    static Reopened run(Path directory, PrintStream out) throws IOException {
+        Map<String, String> written;
+        try (KeyValueStore store = open(directory)) {
+            out.println("opened " + directory + ": replay found " + store.snapshot().size() + " keys");
+            for (int i = 0; i < 200; i++) {
+                store.put("user-" + (i % 50), "visits=" + i);
+            }
+            for (int i = 0; i < 10; i++) {
+                store.delete("user-" + i);
+            }
+            written = store.snapshot();
+            out.println("put 200 values under 50 keys and deleted 10 keys, each durable before it returned: " + written.size()
+                    + " keys; the log is durable up to position " + store.log().durablePosition());
+        }
+        try (KeyValueStore reopened = open(directory)) {
+            Map<String, String> replayed = reopened.snapshot();
+            if (!replayed.equals(written)) {
+                throw new IllegalStateException("replay rebuilt " + replayed + ", not " + written);
+            }
+            out.println("closed and opened again: replay rebuilt the same " + replayed.size() + " keys (user-42 = "
+                    + reopened.get("user-42") + ")");
+            return new Reopened(written, replayed);
+        }
     }
 
     /** Opens (or creates) the store in {@code directory}, replaying every record into the map. */

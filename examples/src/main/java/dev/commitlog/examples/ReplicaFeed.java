@@ -3,7 +3,9 @@ package dev.commitlog.examples;
 import dev.commitlog.CommitLog;
 import dev.commitlog.LogTailer;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  * durable record to its own map, so the replica never sees a write the primary could lose in a
  * crash. A real replica ships the records over the network and remembers {@link #appliedUpTo()} to
  * resume from it.
+ *
+ * <p>Run it: {@code java -jar examples/target/commitlog-examples.jar replica [DIR]} (see
+ * examples/README.md).
  */
 public final class ReplicaFeed implements AutoCloseable {
     private final Map<String, String> map = new ConcurrentHashMap<>();
@@ -26,6 +31,47 @@ public final class ReplicaFeed implements AutoCloseable {
         this.tailer = tailer;
         this.thread = new Thread(this::run, name);
         this.thread.setDaemon(true);
+    }
+
+    /**
+     * The example: a {@link KeyValueStore} in {@code DIR} (default: a temporary directory) takes
+     * writes while a replica follows its log from the start; the replica ends with the same map.
+     */
+    public static void main(String[] args) throws IOException, InterruptedException {
+        try (ExampleDirectory directory = ExampleDirectory.of(args, "replica")) {
+            run(directory.path(), System.out);
+        }
+    }
+
+    /** The primary's map, the replica's, and how far each got in the log. */
+    record Replicated(Map<String, String> primary, Map<String, String> replica, long durablePosition, long appliedUpTo) {
+    }
+
+    /** What {@link #main} does, in {@code directory}. */
+    static Replicated run(Path directory, PrintStream out) throws IOException, InterruptedException {
+        try (KeyValueStore primary = KeyValueStore.open(directory); ReplicaFeed replica = follow(primary.log(), 0)) {
+            out.println("primary opened in " + directory + " with " + primary.snapshot().size() + " keys; a replica follows its log from"
+                    + " position 0");
+            for (int i = 0; i < 300; i++) {
+                primary.put("sensor-" + (i % 40), "reading-" + i);
+            }
+            primary.delete("sensor-0");
+            long end = primary.log().durablePosition();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (replica.appliedUpTo() < end) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the replica applied up to " + replica.appliedUpTo() + " in 10 s, not " + end);
+                }
+                Thread.sleep(5);
+            }
+            Replicated result = new Replicated(primary.snapshot(), replica.snapshot(), end, replica.appliedUpTo());
+            if (!result.replica().equals(result.primary())) {
+                throw new IllegalStateException("the replica holds " + result.replica() + ", the primary " + result.primary());
+            }
+            out.println("301 durable writes on the primary; the replica applied the log up to position " + result.appliedUpTo()
+                    + " and holds the same " + result.replica().size() + " keys (sensor-7 = " + replica.get("sensor-7") + ")");
+            return result;
+        }
     }
 
     /** Starts following {@code primary} from log position {@code from} (0: from the beginning). */

@@ -2,6 +2,8 @@ package dev.commitlog.examples;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,14 @@ class ReplicaFeedTest {
                 assertEquals(java.util.Map.of("b", "2"), second.snapshot(), "only what followed the resume position");
             }
         }
+    }
+
+    @Test
+    void theExampleEndsWithTheReplicaHoldingThePrimarysMap() throws Exception {
+        ReplicaFeed.Replicated result = ReplicaFeed.run(dir, new PrintStream(OutputStream.nullOutputStream()));
+        assertEquals(39, result.primary().size(), "40 sensors, one deleted");
+        assertEquals(result.primary(), result.replica());
+        assertTrue(result.appliedUpTo() >= result.durablePosition(), result.toString());
     }
 
     private static void awaitApplied(ReplicaFeed replica, long position) throws InterruptedException {
