@@ -1,8 +1,8 @@
 package dev.commitlog;
 
+import dev.commitlog.LogTailer;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.replay.LogTailer;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -1,11 +1,11 @@
 package dev.commitlog.tools;
 
 import dev.commitlog.config.ReplayPolicy;
-import dev.commitlog.record.RecordDescriptor;
-import dev.commitlog.replay.LogInspector;
-import dev.commitlog.replay.SegmentRef;
-import dev.commitlog.segment.SegmentDescriptor;
+import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SegmentDescriptor;
+import dev.commitlog.repair.LogInspector;
 import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.AppendClaim;
 import dev.commitlog.CommitLog;
 import dev.commitlog.config.ReplayPolicy;
-import dev.commitlog.record.RecordDescriptor;
+import dev.commitlog.format.RecordDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
