@@ -42,6 +42,20 @@ class JvmFlagsTest {
         assertEquals(jdk >= 23, flags.contains("--sun-misc-unsafe-memory-access=allow"), "JDK " + jdk + ": " + flags);
     }
 
+    /** docs/operations.md's snippets for Maven, Gradle and plain java each pass every flag open checks. */
+    @Test
+    void everyBuildToolSnippetPassesEveryFlag() throws Exception {
+        String doc = Files.readString(OPERATIONS);
+        String section = doc.substring(doc.indexOf("### Passing the flags"), doc.indexOf("## Threads"));
+        for (String tool : new String[] {"Maven", "Gradle", "Plain `java`"}) {
+            String part = section.substring(section.indexOf(tool));
+            part = part.substring(0, part.indexOf("```", part.indexOf("```") + 3));
+            for (String flag : ChronicleJvmFlags.required()) {
+                assertTrue(part.contains(flag), tool + " snippet lacks " + flag);
+            }
+        }
+    }
+
     @Test
     void theBlocksSplitAtJdk23() {
         for (int jdk : new int[] {17, 21, 22}) {

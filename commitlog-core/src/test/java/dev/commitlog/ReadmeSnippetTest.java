@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * README's embedding snippet compiles as printed (read from README.md at test time, so the test
- * fails when the README drifts), and README's JVM flags are exactly the ones {@code open} checks.
+ * README's Java blocks compile as printed (read from README.md at test time, so the test fails when
+ * the README drifts), and README's JVM flags are exactly the ones {@code open} checks, listed once.
  */
 class ReadmeSnippetTest {
     private static final Path README = Path.of("../README.md");
@@ -32,6 +32,7 @@ class ReadmeSnippetTest {
                 void apply(ByteBuffer record) { }
                 void acknowledge(long position) { }
                 void retry(long position, Throwable failure) { }
+                void reply(long position, Throwable failure) { }
 
                 void run(byte[] bytes, ByteBuffer buffer, long key, long value) throws IOException {
             """;
@@ -44,11 +45,20 @@ class ReadmeSnippetTest {
     Path out;
 
     @Test
-    void theEmbeddingSnippetCompiles() throws Exception {
-        String snippet = SnippetCompiler.javaBlocks(Files.readString(README)).get(0);
-        assertTrue(snippet.contains("CommitLog.open(config)"), "the first java block is the embedding snippet: " + snippet);
-        List<String> errors = SnippetCompiler.compile(BEFORE, snippet, AFTER, out);
-        assertEquals(List.of(), errors, "README's snippet does not compile:\n" + snippet);
+    void everyJavaBlockCompiles() throws Exception {
+        List<String> blocks = SnippetCompiler.javaBlocks(Files.readString(README));
+        assertTrue(blocks.size() >= 2, "the short example at the top and the embedding snippet: " + blocks.size());
+        assertTrue(blocks.get(0).contains("CommitLog.open(config)"), "the first java block is the short example: " + blocks.get(0));
+        for (String snippet : blocks) {
+            List<String> errors = SnippetCompiler.compile(BEFORE, snippet, AFTER, out);
+            assertEquals(List.of(), errors, "README's snippet does not compile:\n" + snippet);
+        }
+    }
+
+    @Test
+    void theShortExampleIsAtMostTenLines() throws Exception {
+        String first = SnippetCompiler.javaBlocks(Files.readString(README)).get(0);
+        assertTrue(first.strip().split("\n").length <= 10, first);
     }
 
     /** The check itself: a snippet using an API that does not exist is reported. */
@@ -58,22 +68,16 @@ class ReadmeSnippetTest {
         assertFalse(errors.isEmpty());
     }
 
+    /** README shows the flags once, and they are the ones open checks (the per-JDK blocks and build-tool snippets: JvmFlagsTest). */
     @Test
-    void readmeListsExactlyTheFlagsOpenChecks() throws Exception {
+    void readmeListsExactlyTheFlagsOpenChecksOnce() throws Exception {
         String readme = Files.readString(README);
-        String section = readme.substring(readme.indexOf("### JVM flags"), readme.indexOf("- **Sync modes**"));
-        for (String block : new String[] {"Maven", "Gradle", "Plain `java`"}) {
-            String part = section.substring(section.indexOf(block));
-            part = part.substring(0, part.indexOf("```", part.indexOf("```") + 3));
-            for (String flag : ChronicleJvmFlags.required()) {
-                assertTrue(part.contains(flag), block + " block lacks " + flag);
-            }
-        }
-        Matcher flags = Pattern.compile("--add-(?:opens|exports)=\\S+?=ALL-UNNAMED").matcher(section.substring(0, section.indexOf("Maven")));
+        Matcher flags = Pattern.compile("--add-(?:opens|exports)=\\S+?=ALL-UNNAMED").matcher(readme);
         List<String> listed = new ArrayList<>();
         while (flags.find()) {
             listed.add(flags.group());
         }
-        assertEquals(ChronicleJvmFlags.required().stream().sorted().toList(), listed.stream().sorted().toList());
+        assertEquals(ChronicleJvmFlags.required().stream().sorted().toList(), listed.stream().sorted().toList(),
+                "README lists each flag exactly once");
     }
 }
