@@ -1,14 +1,7 @@
 package dev.commitlog;
 
-import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
-
-import dev.commitlog.format.FrameChecksum;
-import dev.commitlog.segment.AppendSlot;
-import dev.commitlog.segment.Segment;
-import java.nio.ByteBuffer;
+import dev.commitlog.segment.FrameWriter;
 import net.openhft.chronicle.bytes.Bytes;
-import net.openhft.chronicle.bytes.BytesStore;
-import net.openhft.chronicle.bytes.VanillaBytes;
 
 /**
  * A zero-copy append in progress: {@link CommitLog#claim} reserves space for a record and points
@@ -28,25 +21,26 @@ import net.openhft.chronicle.bytes.VanillaBytes;
  * only until then.
  */
 public final class AppendClaim {
-    final AppendSlot slot = new AppendSlot();
-    final FrameChecksum checksum = new FrameChecksum();
-    private final VanillaBytes<Void> bytes = VanillaBytes.vanillaBytes();
-    private CommitLog log;
+    /** What commits a claim's record as durable as the sync mode promises, in the committing thread. */
+    interface Acknowledger {
+        long acknowledge(long position, long endPosition);
+    }
+
+    final FrameWriter frame = new FrameWriter();
+    /** Set while a claim is open. */
+    private Acknowledger acknowledger;
     private int length;
-    /** A duplicate of the claimed segment's buffer, for checksumming the payload in place. */
-    private ByteBuffer view;
-    private Segment viewSegment;
 
     /** The claimed space; write exactly the claimed length. */
     public Bytes<?> bytes() {
         checkActive();
-        return bytes;
+        return frame.bytes();
     }
 
     /** The log position of the claimed record. */
     public long position() {
         checkActive();
-        return slot.position();
+        return frame.position();
     }
 
     /**
@@ -56,53 +50,37 @@ public final class AppendClaim {
      */
     public long commit() {
         checkActive();
-        long payloadStart = slot.offset() + HEADER_LENGTH;
-        long written = bytes.writePosition() - payloadStart;
+        long written = frame.bytesWritten();
         if (written != length) {
             abort();
             throw new IllegalStateException("claimed " + length + " bytes but wrote " + written + "; the claim was aborted");
         }
-        Segment segment = slot.segment();
-        if (viewSegment != segment) {
-            view = segment.buffer().duplicate();
-            viewSegment = segment;
-        }
-        view.limit((int) payloadStart + length).position((int) payloadStart);
-        int frameLength = HEADER_LENGTH + length;
-        int crc = checksum.begin(slot.position(), frameLength).update(view).value();
-        segment.publish(slot.offset(), frameLength, crc);
-        CommitLog owner = log;
-        log = null;
-        return owner.afterPublish(slot);
+        frame.commit();
+        Acknowledger acks = acknowledger;
+        acknowledger = null;
+        return acks.acknowledge(frame.position(), frame.endPosition());
     }
 
     /** Gives the space up: it becomes an aborted frame that replay skips. */
     public void abort() {
         checkActive();
-        int lengthWord = -slot.alignedLength();
-        slot.segment().publish(slot.offset(), lengthWord, checksum.headerOnly(slot.position(), lengthWord));
-        log = null;
+        frame.abort();
+        acknowledger = null;
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    Bytes<?> begin(CommitLog owner, int payloadLength) {
-        log = owner;
+    /** The claim is open: returns the claimed space. */
+    Bytes<?> begin(Acknowledger acks, int payloadLength) {
+        acknowledger = acks;
         length = payloadLength;
-        long payloadStart = slot.offset() + HEADER_LENGTH;
-        BytesStore store = slot.segment().memory();
-        bytes.bytesStore(store, payloadStart, payloadLength);
-        bytes.writeLimit(payloadStart + payloadLength);
-        bytes.writePosition(payloadStart);
-        bytes.readPosition(payloadStart);
-        return bytes;
+        return frame.bytes();
     }
 
     boolean active() {
-        return log != null;
+        return acknowledger != null;
     }
 
     private void checkActive() {
-        if (log == null) {
+        if (acknowledger == null) {
             throw new IllegalStateException("no claim in progress: call CommitLog.claim first");
         }
     }

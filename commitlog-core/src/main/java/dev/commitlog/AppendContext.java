@@ -1,20 +1,17 @@
 package dev.commitlog;
 
 import dev.commitlog.async.AsyncCompletions;
-import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.instrument.AppenderMetrics;
 import dev.commitlog.instrument.MetricsRecorder;
-import dev.commitlog.segment.AppendSlot;
+import dev.commitlog.segment.FrameWriter;
 import dev.commitlog.sync.Waiter;
 
 /** Per-thread state of the append path, created once per thread so that appends allocate nothing. */
 final class AppendContext {
-    final AppendSlot slot = new AppendSlot();
-    final FrameChecksum checksum = new FrameChecksum();
+    /** This thread's frame in progress. */
+    final FrameWriter frame = new FrameWriter();
     final AppenderMetrics metrics;
     final Waiter waiter;
-    /** Views of the claimed space for codecs that encode in place (see CodecAppender). */
-    final EncodeTargets targets = new EncodeTargets();
     /** This thread's asynchronous appends awaiting completion; made on its first appendAsync. */
     AsyncCompletions.Submitter submitter;
     /** The record a typed asynchronous append in progress hands back to its callback, else null. */
@@ -25,8 +22,8 @@ final class AppendContext {
         this.waiter = new Waiter(Thread.currentThread(), metrics);
     }
 
-    /** Registers the record in {@link #slot} for its asynchronous {@code completion}, before it is published. */
+    /** Registers the record in {@link #frame} for its asynchronous {@code completion}, before it is published. */
     void registerCompletion(Object completion) {
-        submitter.add(slot.position(), slot.endPosition(), completion, attachment);
+        submitter.add(frame.position(), frame.endPosition(), completion, attachment);
     }
 }

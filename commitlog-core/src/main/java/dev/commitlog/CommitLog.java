@@ -1,18 +1,12 @@
 package dev.commitlog;
 
-import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
-import static dev.commitlog.format.RecordDescriptor.frameLength;
-
-import dev.commitlog.async.AsyncCompletions;
 import dev.commitlog.codec.RecordCodec;
 import dev.commitlog.codec.RecordDecoder;
 import dev.commitlog.codec.TypedAppendCallback;
 import dev.commitlog.codec.TypedRecordHandler;
 import dev.commitlog.codec.TypedTailer;
 import dev.commitlog.config.CommitLogConfig;
-import dev.commitlog.disk.ChronicleJvmFlags;
 import dev.commitlog.disk.DirectoryLock;
-import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.instrument.CommitLogJmx;
 import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.instrument.StatsReport;
@@ -20,14 +14,11 @@ import dev.commitlog.io.StorageLayer;
 import dev.commitlog.lifecycle.CompletedSegment;
 import dev.commitlog.metrics.CommitLogMetrics;
 import dev.commitlog.read.RecordReader;
-import dev.commitlog.read.SegmentTailer;
-import dev.commitlog.replay.LogPositions;
 import dev.commitlog.replay.LogRecovery;
 import dev.commitlog.replay.Replayer;
 import dev.commitlog.retention.SegmentLifecycle;
 import dev.commitlog.retention.SegmentRetention;
 import dev.commitlog.retention.SpaceLimitedStorage;
-import dev.commitlog.segment.AppendSlot;
 import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
@@ -41,10 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import net.openhft.chronicle.bytes.Bytes;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A commit log: append records from any number of threads; each append returns the record's log
@@ -57,14 +45,12 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>This class wires the parts together and holds no logic of its own: the segment writer claims
- * space, the sync service decides when to flush and who waits, recovery and replay read back.
+ * <p>This class wires the parts together and holds no logic of its own: the append path
+ * ({@code Appender}: checks, framing, the wait each {@link Ack} asks for), the read path
+ * ({@code LogReads}: replay, tailers, reads at a position), the segment writer and syncer, the sync
+ * service that decides when to flush and who waits, and retention, which deletes what discards free.
  */
 public final class CommitLog implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
-    private static final CorruptionListener LOGGING_LISTENER = (file, offset, position, reason, action) ->
-            LOG.warn("commit log damage in {} at offset {} (log position {}): {}; {}", file, offset, position, reason, action);
-
     private final CommitLogConfig config;
     private final SpaceLimitedStorage storage;
     private final DirectoryLock lock;
@@ -72,40 +58,39 @@ public final class CommitLog implements AutoCloseable {
     private final SegmentWriter writer;
     private final SegmentSyncer syncer;
     private final SyncService sync;
-    private final Replayer replayer;
     private final SegmentRetention retention;
     private final SegmentLifecycle lifecycle;
     private final CommitLogJmx jmx;
-    private final RecordReader reader;
-    private final ThreadLocal<AppendContext> contexts;
+    private final LogReads reads;
+    private final Appender appender;
+    private final OpenState state;
+    /** Held by replay and by deletions of segment files, so a replay never finds a file gone half-way. */
     private final Object maintenance = new Object();
     private final long openedNanos = System.nanoTime();
     /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
     public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
-    private volatile AsyncCompletions completions;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** Set when close has finished: the durable position is final (tailers then end). */
-    private volatile boolean closeFinished;
 
-    private CommitLog(CommitLogConfig config, CommitLogOptions options, DirectoryLock lock, LogRecovery.Recovered recovered,
+    CommitLog(CommitLogConfig config, CommitLogOptions options, DirectoryLock lock, LogRecovery.Recovered recovered,
                       CorruptionListener listener, CommitLogJmx jmx) throws IOException {
         this.config = config;
         this.lock = lock;
         this.metrics = new MetricsRecorder();
-        this.contexts = ThreadLocal.withInitial(() -> new AppendContext(metrics));
+        this.state = new OpenState(config.directory());
         this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, this::segmentDurable);
         this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(),
                 syncer::durablePosition, metrics);
         syncer.markInterval(config.durableMarkInterval().toNanos());
         this.retention = new SegmentRetention(storage, config.directory(), syncer::durablePosition, () -> syncer.syncingSegment().id(),
-                options.archiveListener() == null ? Long.MAX_VALUE : firstId(recovered), maintenance);
+                options.archiveListener() == null ? Long.MAX_VALUE : LogOpening.firstId(recovered), maintenance);
         this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
         this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), metrics);
         this.sync = SyncEngine.create(config, syncer, metrics, options.syncTuning());
-        this.replayer = new Replayer(storage, config.replayPolicy(), listener);
-        this.reader = new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow);
+        this.appender = new Appender(state, sync, writer, metrics, config.maxRecordSize(), config.directory().getFileName().toString());
+        this.reads = new LogReads(state, storage, config.directory(), syncer::durablePosition,
+                new Replayer(storage, config.replayPolicy(), listener),
+                new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow), maintenance);
         this.jmx = jmx;
         if (jmx != null) {
             jmx.bind(this::metrics);
@@ -136,31 +121,12 @@ public final class CommitLog implements AutoCloseable {
      * @throws IOException           if the directory cannot be created, locked or recovered
      */
     public static CommitLog open(CommitLogConfig config, CommitLogOptions options) throws IOException {
-        Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(options, "options");
-        ChronicleJvmFlags.check(); // before any file is made: without the flags Chronicle fails half-way through
-        CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
-        Path directory = config.directory();
-        createDirectory(directory);
-        DirectoryLock lock = DirectoryLock.acquire(directory);
-        CommitLogJmx jmx = null;
-        try {
-            jmx = options.jmx() ? registerJmx(config, options) : null; // first: a name clash fails before anything starts
-            LogRecovery.Recovered recovered = LogRecovery.recover(directory, options.storage(), config.segmentSize(),
-                    config.filePermissions(), config.replayPolicy(), listener);
-            return new CommitLog(config, options, lock, recovered, listener, jmx);
-        } catch (IOException | RuntimeException | Error e) {
-            if (jmx != null) {
-                jmx.close();
-            }
-            lock.closeLeavingNoTrace();
-            throw e;
-        }
+        return LogOpening.open(Objects.requireNonNull(config, "config"), Objects.requireNonNull(options, "options"));
     }
 
     /** Appends {@code length} bytes of {@code bytes} from {@code offset}; returns the record's position. */
     public long append(byte[] bytes, int offset, int length) {
-        return append(bytes, offset, length, Ack.MODE);
+        return appender.append(bytes, offset, length, Ack.MODE);
     }
 
     /**
@@ -168,8 +134,35 @@ public final class CommitLog implements AutoCloseable {
      * is as durable as {@code ack} asks, whatever the sync mode; returns the record's position.
      */
     public long append(byte[] bytes, int offset, int length, Ack ack) {
-        AppendContext context = writeRecord(bytes, offset, length, null);
-        return afterPublish(context.slot, context, ack);
+        return appender.append(bytes, offset, length, ack);
+    }
+
+    /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
+    public long append(ByteBuffer record) {
+        return appender.append(record, Ack.MODE);
+    }
+
+    /**
+     * Appends {@code record}'s remaining bytes (its position is left unchanged), returning when the
+     * record is as durable as {@code ack} asks, whatever the sync mode; returns the record's position.
+     */
+    public long append(ByteBuffer record, Ack ack) {
+        return appender.append(record, ack);
+    }
+
+    /**
+     * Appends {@code record} encoded by {@code codec} straight into the mapped segment (see
+     * {@link RecordCodec}); returns its position once it is as durable as the sync mode promises.
+     *
+     * @throws dev.commitlog.codec.RecordEncodingException if the codec failed; nothing was logged
+     */
+    public <T> long append(T record, RecordCodec<T> codec) {
+        return appender.append(record, codec, Ack.MODE);
+    }
+
+    /** As {@link #append(Object, RecordCodec)}, returning when the record is as durable as {@code ack} asks. */
+    public <T> long append(T record, RecordCodec<T> codec, Ack ack) {
+        return appender.append(record, codec, ack);
     }
 
     /**
@@ -180,14 +173,13 @@ public final class CommitLog implements AutoCloseable {
      * past that, this call waits for completions.
      */
     public long appendAsync(byte[] bytes, int offset, int length, AppendCallback callback) {
-        Objects.requireNonNull(callback, "callback");
-        return appendAsyncTo(bytes, offset, length, callback);
+        return appender.appendAsync(bytes, offset, length, Objects.requireNonNull(callback, "callback"));
     }
 
     /** As {@link #appendAsync(byte[], int, int, AppendCallback)}, completing a future with the position. */
     public CompletableFuture<Long> appendAsync(byte[] bytes, int offset, int length) {
         CompletableFuture<Long> future = new CompletableFuture<>();
-        appendAsyncTo(bytes, offset, length, future);
+        appender.appendAsync(bytes, offset, length, future);
         return future;
     }
 
@@ -196,60 +188,36 @@ public final class CommitLog implements AutoCloseable {
      * bytes (its position is left unchanged; the bytes are copied before this returns).
      */
     public long appendAsync(ByteBuffer record, AppendCallback callback) {
-        Objects.requireNonNull(callback, "callback");
-        return asyncSubmitted(writeRecord(record, callback));
+        return appender.appendAsync(record, Objects.requireNonNull(callback, "callback"));
     }
 
     /** As {@link #appendAsync(ByteBuffer, AppendCallback)}, completing a future with the position. */
     public CompletableFuture<Long> appendAsync(ByteBuffer record) {
         CompletableFuture<Long> future = new CompletableFuture<>();
-        asyncSubmitted(writeRecord(record, future));
+        appender.appendAsync(record, future);
         return future;
     }
 
-    private long appendAsyncTo(byte[] bytes, int offset, int length, Object completion) {
-        return asyncSubmitted(writeRecord(bytes, offset, length, completion));
-    }
-
-    /** After an asynchronous append's record is published: ask for its flush and return at once. */
-    long asyncSubmitted(AppendContext context) {
-        sync.requestSync(context.slot.endPosition());
-        context.metrics.appendCompleted(); // the call completed; its durability is the callback's
-        return context.slot.position();
-    }
-
-    private AsyncCompletions completions() {
-        AsyncCompletions made = completions;
-        if (made == null) {
-            synchronized (maintenance) {
-                made = completions;
-                if (made == null) {
-                    made = new AsyncCompletions(sync, MAX_ASYNC_IN_FLIGHT_PER_THREAD, config.directory().getFileName().toString());
-                    completions = made;
-                }
-            }
-        }
-        return made;
+    /** As {@link #appendAsync(byte[], int, int, AppendCallback)}, for {@code record} encoded by {@code codec}. */
+    public <T> long appendAsync(T record, RecordCodec<T> codec, AppendCallback callback) {
+        return appender.appendAsync(record, codec, Objects.requireNonNull(callback, "callback"), null);
     }
 
     /**
-     * Claims, copies, checksums and publishes one record. With a {@code completion} (an
-     * AppendCallback or a CompletableFuture) the record is also registered for an asynchronous
-     * completion, before it is published (see AsyncCompletions).
+     * As {@link #appendAsync(Object, RecordCodec, AppendCallback)}, handing {@code record} back to
+     * {@code callback} with its position, so that one callback object serves every append with no
+     * capturing lambda (see {@link TypedAppendCallback}). The log holds a reference to
+     * {@code record} until the callback ran.
      */
-    private AppendContext writeRecord(byte[] bytes, int offset, int length, Object completion) {
-        Objects.checkFromIndexSize(offset, length, bytes.length);
-        AppendContext context = beginAppend(length, completion);
-        AppendSlot slot = context.slot;
-        Segment segment = slot.segment();
-        segment.write(slot.offset(), bytes, offset, length);
-        int frameLength = frameLength(length);
-        int crc = context.checksum.begin(slot.position(), frameLength).update(bytes, offset, length).value();
-        if (completion != null) {
-            context.registerCompletion(completion);
-        }
-        segment.publish(slot.offset(), frameLength, crc);
-        return context;
+    public <T> long appendAsync(T record, RecordCodec<T> codec, TypedAppendCallback<? super T> callback) {
+        return appender.appendAsync(record, codec, Objects.requireNonNull(callback, "callback"), record);
+    }
+
+    /** As {@link #appendAsync(Object, RecordCodec, AppendCallback)}, completing a future with the position. */
+    public <T> CompletableFuture<Long> appendAsync(T record, RecordCodec<T> codec) {
+        CompletableFuture<Long> future = new CompletableFuture<>();
+        appender.appendAsync(record, codec, future, null);
+        return future;
     }
 
     /** The most records one {@link #appendBatch(byte[][], long[], Ack)} call takes. */
@@ -284,115 +252,7 @@ public final class CommitLog implements AutoCloseable {
      * @throws RecordTooLargeException  if any record exceeds {@code commitlog_max_record_size}; nothing is written
      */
     public long appendBatch(byte[][] records, long[] positionsOut, Ack ack) {
-        Objects.requireNonNull(ack, "ack");
-        checkOpen();
-        int count = records.length;
-        if (count == 0 || count > MAX_BATCH) {
-            throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH + " records, got " + count);
-        }
-        if (positionsOut.length < count) {
-            throw new IllegalArgumentException("positionsOut has room for " + positionsOut.length + " positions, the batch has "
-                    + count + " records");
-        }
-        for (byte[] record : records) {
-            Objects.requireNonNull(record, "a record of the batch is null");
-            if (record.length > config.maxRecordSize()) {
-                metrics.oversizeRejected();
-                throw new RecordTooLargeException(record.length, config.maxRecordSize());
-            }
-        }
-        AppendContext context = null;
-        for (int i = 0; i < count; i++) {
-            if (context != null) {
-                context.metrics.appendCompleted(); // each record counts as one append; only the last waits
-            }
-            byte[] record = records[i];
-            context = writeRecord(record, 0, record.length, null);
-            positionsOut[i] = context.slot.position();
-        }
-        return afterPublish(context.slot, context, ack);
-    }
-
-    /** Appends {@code record}'s remaining bytes (its position is left unchanged); returns the record's position. */
-    public long append(ByteBuffer record) {
-        return append(record, Ack.MODE);
-    }
-
-    /**
-     * Appends {@code record}'s remaining bytes (its position is left unchanged), returning when the
-     * record is as durable as {@code ack} asks, whatever the sync mode; returns the record's position.
-     */
-    public long append(ByteBuffer record, Ack ack) {
-        AppendContext context = writeRecord(record, null);
-        return afterPublish(context.slot, context, ack);
-    }
-
-    /** {@link #writeRecord(byte[], int, int, Object)} for a buffer's remaining bytes; leaves its position alone. */
-    AppendContext writeRecord(ByteBuffer record, Object completion) {
-        int length = record.remaining();
-        AppendContext context = beginAppend(length, completion);
-        AppendSlot slot = context.slot;
-        Segment segment = slot.segment();
-        segment.write(slot.offset(), record);
-        int frameLength = frameLength(length);
-        int start = record.position();
-        int crc = context.checksum.begin(slot.position(), frameLength).update(record).value();
-        record.position(start);
-        if (completion != null) {
-            context.registerCompletion(completion);
-        }
-        segment.publish(slot.offset(), frameLength, crc);
-        return context;
-    }
-
-    /**
-     * Appends {@code record} encoded by {@code codec} straight into the mapped segment (see
-     * {@link RecordCodec}); returns its position once it is as durable as the sync mode promises.
-     *
-     * @throws dev.commitlog.codec.RecordEncodingException if the codec failed; nothing was logged
-     */
-    public <T> long append(T record, RecordCodec<T> codec) {
-        return append(record, codec, Ack.MODE);
-    }
-
-    /** As {@link #append(Object, RecordCodec)}, returning when the record is as durable as {@code ack} asks. */
-    public <T> long append(T record, RecordCodec<T> codec, Ack ack) {
-        AppendContext context = CodecAppender.write(this, record, codec, null);
-        return afterPublish(context.slot, context, ack);
-    }
-
-    /** As {@link #appendAsync(byte[], int, int, AppendCallback)}, for {@code record} encoded by {@code codec}. */
-    public <T> long appendAsync(T record, RecordCodec<T> codec, AppendCallback callback) {
-        Objects.requireNonNull(callback, "callback");
-        return asyncSubmitted(CodecAppender.write(this, record, codec, callback));
-    }
-
-    /**
-     * As {@link #appendAsync(Object, RecordCodec, AppendCallback)}, handing {@code record} back to
-     * {@code callback} with its position, so that one callback object serves every append with no
-     * capturing lambda (see {@link TypedAppendCallback}). The log holds a reference to
-     * {@code record} until the callback ran.
-     */
-    public <T> long appendAsync(T record, RecordCodec<T> codec, TypedAppendCallback<? super T> callback) {
-        Objects.requireNonNull(callback, "callback");
-        AppendContext context = contexts.get();
-        context.attachment = record;
-        try {
-            return asyncSubmitted(CodecAppender.write(this, record, codec, callback));
-        } finally {
-            context.attachment = null;
-        }
-    }
-
-    /** As {@link #appendAsync(Object, RecordCodec, AppendCallback)}, completing a future with the position. */
-    public <T> CompletableFuture<Long> appendAsync(T record, RecordCodec<T> codec) {
-        CompletableFuture<Long> future = new CompletableFuture<>();
-        asyncSubmitted(CodecAppender.write(this, record, codec, future));
-        return future;
-    }
-
-    AppendContext appendContext() {
-        return contexts.get();
+        return appender.appendBatch(records, positionsOut, ack);
     }
 
     /**
@@ -400,68 +260,7 @@ public final class CommitLog implements AutoCloseable {
      * in the mapped segment; write exactly {@code length} bytes, then {@link AppendClaim#commit()}.
      */
     public Bytes<?> claim(int length, AppendClaim claim) {
-        if (claim.active()) {
-            throw new IllegalStateException("this AppendClaim is still open: commit or abort it first");
-        }
-        checkAppendable(length);
-        contexts.get().metrics.appendStarted();
-        claimSpace(length, claim.slot, claim.checksum);
-        return claim.begin(this, length);
-    }
-
-    AppendContext beginAppend(int length, Object completion) {
-        checkAppendable(length);
-        AppendContext context = contexts.get();
-        context.metrics.appendStarted();
-        if (completion != null) {
-            if (context.submitter == null) {
-                context.submitter = completions().register();
-            }
-            context.submitter.awaitSpace(); // before claiming: see Submitter.awaitSpace
-        }
-        claimSpace(length, context.slot, context.checksum);
-        return context;
-    }
-
-    private void checkAppendable(int length) {
-        checkOpen();
-        if (length > config.maxRecordSize()) {
-            metrics.oversizeRejected();
-            throw new RecordTooLargeException(length, config.maxRecordSize());
-        }
-        RuntimeException failure = sync.failure();
-        if (failure != null) {
-            throw failure;
-        }
-    }
-
-    /** Every operation on the log refuses the same way once {@link #close()} began. */
-    private void checkOpen() {
-        if (closed.get()) {
-            throw new IllegalStateException("commit log " + config.directory() + " is closed");
-        }
-    }
-
-    private void claimSpace(int length, AppendSlot slot, FrameChecksum checksum) {
-        try {
-            writer.claim(alignedFrameLength(length), slot, checksum);
-        } catch (IOException e) {
-            throw new CommitLogException("append refused, nothing written: " + e.getMessage(), e);
-        }
-    }
-
-    long afterPublish(AppendSlot slot) {
-        return afterPublish(slot, contexts.get(), Ack.MODE);
-    }
-
-    long afterPublish(AppendSlot slot, AppendContext context, Ack ack) {
-        switch (ack) {
-            case MODE -> sync.afterAppend(slot.endPosition(), context.waiter);
-            case DURABLE -> sync.syncUpTo(slot.endPosition(), context.waiter);
-            case WRITTEN -> sync.requestSync(slot.endPosition());
-        }
-        context.metrics.appendCompleted();
-        return slot.position();
+        return appender.claim(length, claim);
     }
 
     /**
@@ -482,15 +281,7 @@ public final class CommitLog implements AutoCloseable {
      * @throws UncheckedIOException if a segment file cannot be read
      */
     public void replay(long fromPosition, RecordHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        synchronized (maintenance) {
-            long durable = replayLimit(fromPosition);
-            try {
-                replayer.replay(config.directory(), fromPosition, durable, handler);
-            } catch (IOException e) {
-                throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
-            }
-        }
+        reads.replay(fromPosition, Objects.requireNonNull(handler, "handler"));
     }
 
     /**
@@ -498,23 +289,7 @@ public final class CommitLog implements AutoCloseable {
      * mapped segment (see {@link BytesRecordHandler}).
      */
     public void replayBytes(long fromPosition, BytesRecordHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        synchronized (maintenance) {
-            long durable = replayLimit(fromPosition);
-            try {
-                replayer.replayBytes(config.directory(), fromPosition, durable, handler);
-            } catch (IOException e) {
-                throw new UncheckedIOException("replay of " + config.directory() + " failed: " + e.getMessage(), e);
-            }
-        }
-    }
-
-    /** The durable position a replay from {@code fromPosition} stops at, once the log is open and the position allowed. */
-    private long replayLimit(long fromPosition) {
-        checkOpen();
-        long durable = syncer.durablePosition();
-        LogPositions.requireAtMostDurable(fromPosition, durable, "replay reads only durable records");
-        return durable;
+        reads.replayBytes(fromPosition, Objects.requireNonNull(handler, "handler"));
     }
 
     /** As {@link #replay(long, RecordHandler)}, each record decoded by {@code codec} (see {@link RecordDecoder}). */
@@ -539,8 +314,7 @@ public final class CommitLog implements AutoCloseable {
      * @throws IllegalStateException      if the log is closed
      */
     public LogTailer tailer(long fromPosition) throws IOException {
-        checkOpen();
-        return SegmentTailer.open(storage, config.directory(), syncer::durablePosition, () -> closeFinished, fromPosition);
+        return reads.tailer(fromPosition);
     }
 
     /**
@@ -564,12 +338,7 @@ public final class CommitLog implements AutoCloseable {
      * @throws UncheckedIOException       if a segment file cannot be mapped
      */
     public byte[] readAt(long position) {
-        checkOpen();
-        try {
-            return reader.read(position);
-        } catch (IOException e) {
-            throw readFailed(position, e);
-        }
+        return reads.readAt(position);
     }
 
     /**
@@ -580,13 +349,7 @@ public final class CommitLog implements AutoCloseable {
      *                                  (the message gives its length); {@code into} is then unchanged
      */
     public int readAt(long position, ByteBuffer into) {
-        Objects.requireNonNull(into, "into");
-        checkOpen();
-        try {
-            return reader.read(position, into);
-        } catch (IOException e) {
-            throw readFailed(position, e);
-        }
+        return reads.readAt(position, Objects.requireNonNull(into, "into"));
     }
 
     /**
@@ -594,18 +357,7 @@ public final class CommitLog implements AutoCloseable {
      * mapped segment, valid only during the call (see {@link RecordHandler}); copies nothing.
      */
     public void readAt(long position, RecordHandler handler) {
-        Objects.requireNonNull(handler, "handler");
-        checkOpen();
-        try {
-            reader.read(position, handler);
-        } catch (IOException e) {
-            throw readFailed(position, e);
-        }
-    }
-
-    private UncheckedIOException readFailed(long position, IOException e) {
-        return new UncheckedIOException("reading log position " + position + " in " + config.directory() + " failed: "
-                + e.getMessage(), e);
+        reads.readAt(position, Objects.requireNonNull(handler, "handler"));
     }
 
     /**
@@ -626,7 +378,7 @@ public final class CommitLog implements AutoCloseable {
      * @throws IllegalStateException    if the log is closed
      */
     public void discardUpTo(long position) {
-        checkOpen();
+        state.checkOpen();
         try {
             retention.discardUpTo(position);
         } catch (IOException e) {
@@ -636,8 +388,7 @@ public final class CommitLog implements AutoCloseable {
 
     /** Returns when everything appended before the call is durable, whatever the sync mode. */
     public void sync() {
-        checkOpen();
-        sync.syncUpTo(writer.claimedPosition(), contexts.get().waiter);
+        appender.sync();
     }
 
     /** Everything below this log position is durable (after close: the final durable position). */
@@ -671,19 +422,16 @@ public final class CommitLog implements AutoCloseable {
     /** Flushes what was appended, stops the threads and releases the directory. Idempotent. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!state.beginClose()) {
             return;
         }
         sync.close();
-        AsyncCompletions made = completions;
-        if (made != null) {
-            made.close(); // after the sync service's last flush: completes what it covered, fails the rest
-        }
+        appender.close(); // after the sync service's last flush: completes what it covered, fails the rest
         storage.close(); // an allocator waiting for space gives up, so the writer can stop
         writer.close();
         lifecycle.close();
-        reader.close();
-        closeFinished = true;
+        reads.close();
+        state.closeFinished();
         if (jmx != null) {
             jmx.close();
         }
@@ -702,32 +450,5 @@ public final class CommitLog implements AutoCloseable {
         segment.file().close();
         lifecycle.segmentCompleted(new CompletedSegment(segment.id(), segment.file().path(), segment.basePosition(),
                 segment.endPosition()));
-    }
-
-    /** Creates the log directory, saying which setting names it when a regular file is in the way. */
-    private static void createDirectory(Path directory) throws IOException {
-        if (Files.exists(directory) && !Files.isDirectory(directory)) {
-            throw new FileSystemException(directory.toString(), null, "not a directory (commitlog_directory); point "
-                    + "commitlog_directory at a directory, or at a path that does not exist yet (it is created)");
-        }
-        for (Path parent = directory.getParent(); parent != null; parent = parent.getParent()) {
-            if (Files.exists(parent) && !Files.isDirectory(parent)) {
-                // createDirectories would say only "Not a directory" about the path asked for.
-                throw new FileSystemException(parent.toString(), null, "not a directory, so commitlog_directory " + directory
-                        + " cannot be created under it");
-            }
-        }
-        Files.createDirectories(directory);
-    }
-
-    /** The first segment that may need archiving: the oldest one recovered. */
-    private static long firstId(LogRecovery.Recovered recovered) {
-        return recovered.segments().isEmpty() ? recovered.tail().id() : recovered.segments().get(0).id();
-    }
-
-    private static CommitLogJmx registerJmx(CommitLogConfig config, CommitLogOptions options) {
-        String directory = config.directory().toAbsolutePath().normalize().toString();
-        String name = options.jmxName() != null ? options.jmxName() : CommitLogJmx.defaultName(directory);
-        return CommitLogJmx.register(name, directory, config.totalSpace());
     }
 }

@@ -45,6 +45,8 @@ public final class AsyncCompletions implements Runnable {
     private volatile CompletionRing[] rings = new CompletionRing[0];
     private volatile boolean idle;
     private volatile boolean closing;
+    /** The thread starts with the first submitter, so a log with no asynchronous append has none; guarded by this. */
+    private boolean started;
 
     public AsyncCompletions(SyncService sync, int ringCapacity, String name) {
         this.sync = sync;
@@ -52,13 +54,16 @@ public final class AsyncCompletions implements Runnable {
         this.thread = new Thread(this, "commitlog-completions-" + name);
         this.thread.setDaemon(true);
         this.waiter = new Waiter(thread, AppenderMetrics.unrecorded(thread));
-        thread.start();
     }
 
-    /** A new ring for the calling submitter thread. */
+    /** A new ring for the calling submitter thread; the first one starts the completion thread. */
     public Submitter register() {
         CompletionRing ring = new CompletionRing(ringCapacity);
         synchronized (this) {
+            if (!started) {
+                started = true;
+                thread.start();
+            }
             CompletionRing[] grown = Arrays.copyOf(rings, rings.length + 1);
             grown[grown.length - 1] = ring;
             rings = grown;
@@ -178,6 +183,12 @@ public final class AsyncCompletions implements Runnable {
      */
     public void close() {
         closing = true;
+        synchronized (this) {
+            if (!started) {
+                started = true; // never started: nothing to complete, and nothing may start it now
+                return;
+            }
+        }
         LockSupport.unpark(thread);
         try {
             thread.join();
