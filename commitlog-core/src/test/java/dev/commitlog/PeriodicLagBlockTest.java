@@ -5,15 +5,39 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.io.StorageLayer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * Periodic mode's lag limit. The sustained-writer tests pace one writer at
+ * {@value #SEGMENTS_PER_PERIOD} segments a sync period and look at the log once a period: the lag
+ * (how long the oldest acknowledged record that was not durable had been acknowledged) and the span
+ * (how far apart the acknowledgments of the records not durable lie: what a crash then loses).
+ * On a fast device the lag must stay within the lag block; on a device too slow to keep up, appends
+ * must block so that the span does. Both bounds are the lag block plus {@value #MARGIN_MS} ms. A
+ * sync that covers everything appended before it keeps the lag near one period (tens of ms past
+ * it on a loaded machine); one that flushes a segment a period falls further behind every period,
+ * by seconds within the run. So the margin only absorbs scheduling delays on a loaded 2-core
+ * machine and never decides the outcome.
+ */
 class PeriodicLagBlockTest {
+    private static final Duration PERIOD = Duration.ofMillis(100);
+    private static final Duration LAG_BLOCK = Duration.ofMillis(250);
+    private static final long MARGIN_MS = 250;
+    private static final int SEGMENTS_PER_PERIOD = 10;
+    private static final Duration RUN = Duration.ofSeconds(3);
+    private static final int RECORD_BYTES = 1000;
+
     @TempDir
     Path dir;
 
@@ -46,5 +70,122 @@ class PeriodicLagBlockTest {
             assertTrue(log.durablePosition() > position, "the blocked append returned only once a flush covered it");
             assertTrue(log.metrics().lagBlocks() >= 1);
         }
+    }
+
+    /** A fast device: every periodic sync catches up, so no acknowledged record stays unsynced much past a period. */
+    @Test
+    void theDurablePositionLagsLessThanTheLagBlockWithManySegmentsPerPeriod() throws Exception {
+        Run run = sustainedWriter(new SimulatedDisk());
+        run.print("fast device");
+        long worst = run.worst(AckTimeline.Sample::lagNanos);
+        assertTrue(worst <= bound(), () -> "an acknowledged record stayed unsynced " + millis(worst) + " ms, past the lag block of "
+                + LAG_BLOCK.toMillis() + " ms plus " + MARGIN_MS + " ms:\n" + run.table());
+        assertTrue(run.segmentsPerPeriod() >= SEGMENTS_PER_PERIOD / 2.0, () -> "the writer fell short of several segments a period: "
+                + run.table());
+    }
+
+    /**
+     * A device whose every flush takes 25 ms: one sync of what a period appends takes longer than
+     * the lag block allows, so appends must block once the oldest unsynced one is older than the lag
+     * block, and the records a crash could lose were acknowledged within the lag block of each other.
+     */
+    @Test
+    void onASlowDeviceAppendsBlockSoThatUnsyncedAcknowledgmentsSpanAtMostTheLagBlock() throws Exception {
+        Run run;
+        String logged;
+        try (CapturedLog captured = new CapturedLog()) {
+            run = sustainedWriter(new DelayedDevice(25));
+            logged = captured.text();
+        }
+        run.print("25 ms flushes");
+        long worst = run.worst(AckTimeline.Sample::spanNanos);
+        assertTrue(worst <= bound(), () -> "records acknowledged " + millis(worst) + " ms apart were unsynced at once, past the lag block of "
+                + LAG_BLOCK.toMillis() + " ms plus " + MARGIN_MS + " ms:\n" + run.table());
+        assertTrue(run.lagBlocks > 0, "appends never blocked, though syncing one period's appends takes longer than the lag block");
+        assertTrue(logged.contains("the oldest append not yet durable is up to"), () -> "the warning says how far behind: " + logged);
+        // The device syncs 2.5 segments a period at most, and appends wait for it.
+        assertTrue(run.segmentsPerPeriod() >= 2, () -> "too little was appended to span segments: " + run.table());
+    }
+
+    private static long bound() {
+        return LAG_BLOCK.toNanos() + TimeUnit.MILLISECONDS.toNanos(MARGIN_MS);
+    }
+
+    private static long millis(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(nanos);
+    }
+
+    /** What one sustained-writer run saw: a sample every period, and how often appends blocked. */
+    private static final class Run {
+        final List<AckTimeline.Sample> samples = new ArrayList<>();
+        long startNanos;
+        long lagBlocks;
+
+        long worst(java.util.function.ToLongFunction<AckTimeline.Sample> measure) {
+            return samples.stream().mapToLong(measure).max().orElse(0);
+        }
+
+        /** Segments appended per period over the run, on average. */
+        double segmentsPerPeriod() {
+            AckTimeline.Sample last = samples.get(samples.size() - 1);
+            return (double) last.appended() / TestLogs.SMALL_SEGMENT / samples.size();
+        }
+
+        void print(String device) {
+            System.out.printf("periodic lag, %s, period %d ms, lag block %d ms, writer paced at %d segments of %d KiB a period, "
+                    + "%d lag blocks:%n%s", device, PERIOD.toMillis(), LAG_BLOCK.toMillis(), SEGMENTS_PER_PERIOD,
+                    TestLogs.SMALL_SEGMENT >> 10, lagBlocks, table());
+        }
+
+        /** One line per sample: when, how far appends and the durable position were, the lag and the span. */
+        String table() {
+            StringBuilder table = new StringBuilder("  t ms   appended MiB   durable MiB   lag ms   span ms\n");
+            for (AckTimeline.Sample s : samples) {
+                table.append(String.format("  %5d  %12.2f  %12.2f  %7d  %8d%n", millis(s.atNanos() - startNanos),
+                        s.appended() / 1048576.0, s.durable() / 1048576.0, millis(s.lagNanos()), millis(s.spanNanos())));
+            }
+            return table.toString();
+        }
+    }
+
+    /** One writer paced at {@link #SEGMENTS_PER_PERIOD} segments a period for {@link #RUN}; the log sampled every period. */
+    private Run sustainedWriter(StorageLayer storage) throws Exception {
+        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC).syncPeriod(PERIOD)
+                .periodicLagBlock(LAG_BLOCK).segmentSize(TestLogs.SMALL_SEGMENT).build();
+        double bytesPerNano = (double) SEGMENTS_PER_PERIOD * TestLogs.SMALL_SEGMENT / PERIOD.toNanos();
+        AckTimeline timeline = new AckTimeline((int) (2 * bytesPerNano * RUN.toNanos() / RECORD_BYTES));
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Run run = new Run();
+        try (CommitLog log = CommitLog.open(config, storage, TestLogs.NO_DAMAGE)) {
+            run.startNanos = System.nanoTime();
+            long end = run.startNanos + RUN.toNanos();
+            Thread writer = new Thread(() -> {
+                byte[] record = new byte[RECORD_BYTES];
+                long written = 0;
+                try {
+                    while (System.nanoTime() < end && !timeline.full()) {
+                        if (written > bytesPerNano * (System.nanoTime() - run.startNanos)) {
+                            LockSupport.parkNanos(100_000); // ahead of the pace
+                            continue;
+                        }
+                        timeline.acked(log.append(record, 0, record.length), record.length);
+                        written += record.length;
+                    }
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "sustained-writer");
+            writer.start();
+            for (long next = run.startNanos + PERIOD.toNanos(); next < end; next += PERIOD.toNanos()) {
+                LockSupport.parkNanos(next - System.nanoTime());
+                run.samples.add(timeline.sample(log));
+            }
+            writer.join();
+            run.lagBlocks = log.metrics().lagBlocks();
+        }
+        if (failure.get() != null) {
+            throw new AssertionError("the writer failed: " + failure.get(), failure.get());
+        }
+        return run;
     }
 }
