@@ -152,11 +152,15 @@ final class PeriodicSync implements FlushSchedule, AppendWait {
         long now = System.nanoTime();
         long last = lastWarnedNanos.get();
         if (now - last >= WARN_INTERVAL_NANOS && lastWarnedNanos.compareAndSet(last, now)) {
-            LOG.warn("commit log sync is lagging: the oldest append not yet durable is up to {} ms old ({} MiB appended past the "
+            LOG.warn("commit log sync is lagging: the oldest append not yet durable is up to {} ms old ({} appended past the "
                             + "durable position), past periodic_commitlog_sync_lag_block of {} ms (commitlog_sync_period {} ms); "
                             + "appends block until a flush covers them",
-                    TimeUnit.NANOSECONDS.toMillis(lagNanos), String.format(Locale.ROOT, "%.1f", behindBytes / (1024.0 * 1024.0)),
-                    TimeUnit.NANOSECONDS.toMillis(lagBlockNanos), TimeUnit.NANOSECONDS.toMillis(periodNanos));
+                    TimeUnit.NANOSECONDS.toMillis(lagNanos), size(behindBytes), TimeUnit.NANOSECONDS.toMillis(lagBlockNanos),
+                    TimeUnit.NANOSECONDS.toMillis(periodNanos));
         }
+    }
+
+    private static String size(long bytes) {
+        return bytes < (1 << 20) ? (bytes >> 10) + " KiB" : String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
     }
 }
