@@ -150,7 +150,9 @@ final class PeriodicPowerLossScenario {
         long started = System.nanoTime();
         for (int w = 0; w < shape.writers(); w++) {
             int writer = w;
-            writers.add(new Thread(() -> append(writer, started), "periodic-writer-" + w));
+            Thread thread = new Thread(() -> append(writer, started), "periodic-writer-" + w);
+            thread.setDaemon(true); // a writer left blocked by a broken log must not keep the JVM alive
+            writers.add(thread);
         }
         writers.forEach(Thread::start);
         capturing = true;

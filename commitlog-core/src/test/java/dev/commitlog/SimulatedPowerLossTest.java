@@ -25,6 +25,7 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -112,6 +113,7 @@ class SimulatedPowerLossTest {
      */
     @ParameterizedTest
     @MethodSource("periodicShapes")
+    @Timeout(180)
     void periodicLosesNothingAcknowledgedMoreThanTheLagBlockBeforeTheCrash(PeriodicPowerLossScenario.Shape shape) throws Exception {
         long seed = SEED + 200 + shape.segmentsPerPeriod();
         PeriodicPowerLossScenario.Counts counts = new PeriodicPowerLossScenario(shape, seed, dir, 30).run();
