@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -22,10 +23,13 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Simulated power loss (the BRIEF's "durability that is proven"): several threads append records
@@ -37,7 +41,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  *   <li>Batch and Group: every record acknowledged before the image (append had returned) is
  *       present, byte-identical, at the position append returned.</li>
  *   <li>Periodic: every acknowledged record below the durable position read before the image
- *       (what the last completed flush covered) is present.</li>
+ *       (what the last completed flush covered) is present. The lag block's bound (nothing
+ *       acknowledged more than {@code periodic_commitlog_sync_lag_block} before the crash is lost)
+ *       is checked by {@link PeriodicPowerLossScenario}, whose writers fill many segments a period.</li>
  *   <li>All modes: every replayed record is one that was appended, byte-identical; no duplicate;
  *       each thread's records form a gap-free prefix in its append order; positions increase; no
  *       acknowledged record below the last replayed one is missing; an append after recovery
@@ -97,6 +103,53 @@ class SimulatedPowerLossTest {
             total.add(counts);
         }
         System.out.printf("power loss %s (slow): %s (seed %d)%n", mode, total, SEED);
+    }
+
+    /**
+     * Periodic's promise: with sync period P and lag block B, a crash loses nothing acknowledged
+     * more than B (plus {@link PeriodicPowerLossScenario#MARGIN} for the scheduler) before it, while
+     * writers fill many segments every period. In the second shape B equals P, so appends block
+     * during every pass. See {@link PeriodicPowerLossScenario}.
+     */
+    @ParameterizedTest
+    @MethodSource("periodicShapes")
+    @Timeout(180)
+    void periodicLosesNothingAcknowledgedMoreThanTheLagBlockBeforeTheCrash(PeriodicPowerLossScenario.Shape shape) throws Exception {
+        long seed = SEED + 200 + shape.segmentsPerPeriod();
+        PeriodicPowerLossScenario.Counts counts = new PeriodicPowerLossScenario(shape, seed, dir, 30).run();
+        System.out.printf("power loss periodic, %s: %s (seed %d)%n", shape, counts, seed);
+        assertPeriodicBound(shape, counts);
+        assertTrue(counts.images >= 20, () -> "too few images: " + counts);
+    }
+
+    @Tag("slow")
+    @ParameterizedTest
+    @MethodSource("periodicShapesSlow")
+    void periodicLosesNothingAcknowledgedMoreThanTheLagBlockBeforeTheCrashManyImages(PeriodicPowerLossScenario.Shape shape)
+            throws Exception {
+        PeriodicPowerLossScenario.Counts total = new PeriodicPowerLossScenario.Counts();
+        for (int round = 0; total.images < 400; round++) {
+            Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
+            total.add(new PeriodicPowerLossScenario(shape, SEED + 1_000L * round + 200, roundDir, 25).run());
+        }
+        System.out.printf("power loss periodic (slow), %s: %s (seed %d)%n", shape, total, SEED);
+        assertPeriodicBound(shape, total);
+    }
+
+    static Stream<PeriodicPowerLossScenario.Shape> periodicShapes() {
+        return Stream.of(new PeriodicPowerLossScenario.Shape(Duration.ofMillis(200), Duration.ofMillis(300), 8, 2, Duration.ofSeconds(2)),
+                new PeriodicPowerLossScenario.Shape(Duration.ofMillis(100), Duration.ofMillis(100), 8, 1, Duration.ofSeconds(2)));
+    }
+
+    static Stream<PeriodicPowerLossScenario.Shape> periodicShapesSlow() {
+        return Stream.concat(periodicShapes(), Stream.of(
+                new PeriodicPowerLossScenario.Shape(Duration.ofMillis(100), Duration.ofMillis(150), 16, 3, Duration.ofMillis(1500))));
+    }
+
+    private static void assertPeriodicBound(PeriodicPowerLossScenario.Shape shape, PeriodicPowerLossScenario.Counts counts) {
+        assertEquals(0, counts.broken, () -> counts.broken + " of " + counts.images + " crash images lost records acknowledged more than "
+                + shape.lagBlock().toMillis() + " + " + PeriodicPowerLossScenario.MARGIN.toMillis() + " ms before them: " + counts);
+        assertTrue(counts.required > 0, () -> "no record was acknowledged long enough before an image to be required: " + counts);
     }
 
     static final class Counts extends ImageTally {

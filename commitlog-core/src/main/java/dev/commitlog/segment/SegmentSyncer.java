@@ -14,8 +14,10 @@ import java.util.zip.CRC32C;
 /**
  * Finds how far the log is published and makes it durable, segment by segment, one flush at a
  * time; owns the durable position. A flush is three steps: {@link #claimFlush} (what is published
- * past the last flush), {@link #writeClaimed} (write and fdatasync), {@link #publishClaimed} (move
- * the durable position).
+ * past the last flush, within one segment), {@link #writeClaimed} (write and fdatasync),
+ * {@link #publishClaimed} (move the durable position). A caller that must cover more than one
+ * segment (Periodic's flush pass) repeats them until the durable position reaches the
+ * {@link #appendedPosition} it read first.
  *
  * <p>Assumptions and guarantees:
  * <ul>
@@ -111,6 +113,27 @@ public final class SegmentSyncer {
      */
     public long claimedPosition() {
         return claimedPosition;
+    }
+
+    /**
+     * The log position just past every frame claimed so far, published or not: the end of the
+     * claims in the last segment the writer linked after the one being synced (its end, marker
+     * included, once a claim overflowed it). Flushes that reach it have made everything appended
+     * before this call durable: what a periodic flush pass aims at. Any thread (the segments are
+     * followed through volatile links).
+     */
+    public long appendedPosition() {
+        Segment last = syncing;
+        for (Segment next = last.next(); next != null; next = last.next()) {
+            last = next;
+        }
+        long tail = last.tail();
+        if (tail > last.recordLimit()) {
+            return last.endPosition();
+        }
+        // A segment just linked, nothing claimed in it yet, adds nothing: the durable position
+        // enters a segment only with its first record, and stays at the end of the one before.
+        return tail <= SegmentDescriptor.HEADER_LENGTH ? last.basePosition() : last.basePosition() + tail;
     }
 
     /** Whether a flush now would make anything new durable, or a claimed one is unpublished. Role holder. */

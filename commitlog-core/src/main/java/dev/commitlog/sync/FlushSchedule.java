@@ -27,7 +27,19 @@ interface FlushSchedule {
     default void wake() {
     }
 
-    /** The role holder published a flush, or found nothing to flush, at {@code nanoTime}. */
-    default void flushed(long nanoTime) {
+    /**
+     * Sync thread, once {@link #awaitWork} returned: one flush attempt, which
+     * {@link SyncEngine#tryFlush()} is for every mode but Periodic (a whole pass:
+     * {@link SyncEngine#flushPass}).
+     */
+    default SyncEngine.FlushAttempt flush(SyncEngine engine) {
+        return engine.tryFlush();
+    }
+
+    /**
+     * Role holder: a pass that began at {@code startedNanos} made everything appended before it
+     * durable; {@code syncer} is as the pass left it (see {@link SyncEngine#flushPass}).
+     */
+    default void passCovered(long startedNanos, SegmentSyncer syncer) {
     }
 }

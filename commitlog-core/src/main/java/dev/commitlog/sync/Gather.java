@@ -33,11 +33,6 @@ final class Gather implements FlushSchedule {
         schedule.wake();
     }
 
-    @Override
-    public void flushed(long nanoTime) {
-        schedule.flushed(nanoTime);
-    }
-
     /** The gather. Flush-role holder only; returns how long it waited. */
     @Override
     public long beforeFlush(SegmentSyncer syncer) {

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * The sync engine every mode shares: the sync thread, the {@link FlushRole}, the flush itself
  * (claim, write and fdatasync, publish the durable position), the wake-ups of covered waiters,
  * failure and close. What differs between modes is two small strategies: a {@link FlushSchedule}
- * (when the sync thread flushes) and an {@link AppendWait} (whether and how an appender waits).
+ * (when the sync thread flushes, and whether it runs one flush or, for Periodic, a whole pass:
+ * {@link #flushPass}) and an {@link AppendWait} (whether and how an appender waits).
  *
  * <p>Assumptions and guarantees:
  * <ul>
@@ -120,7 +121,7 @@ public final class SyncEngine implements SyncService {
                 if (!running || failure != null) {
                     break;
                 }
-                if (tryFlush() != FlushAttempt.BUSY) {
+                if (schedule.flush(this) != FlushAttempt.BUSY) {
                     schedule.afterFlush();
                 } else {
                     awaitRoleReleased();
@@ -153,7 +154,6 @@ public final class SyncEngine implements SyncService {
             SegmentSyncer held = role.syncer();
             long gatheredNanos = schedule.beforeFlush(held);
             if (!held.claimFlush()) {
-                schedule.flushed(System.nanoTime()); // caught up: Periodic's lag counts from here
                 return FlushAttempt.NOTHING;
             }
             if (write(held)) {
@@ -188,8 +188,51 @@ public final class SyncEngine implements SyncService {
         // its gather would look like flushes no longer back to back, and every waiter would park.
         wakeups.flushPublished(held.lastFlushNanos() + gatheredNanos, now);
         wakeups.wakeCovered(held.durablePosition());
-        schedule.flushed(now);
         appendWait.published(held);
+    }
+
+    /**
+     * A flush pass, Periodic's flush: under one hold of the role, flushes segment after segment
+     * until everything appended before the pass began is durable (the position the writer had
+     * claimed up to when the pass read it), then tells the schedule
+     * ({@link FlushSchedule#passCovered}). One flush per period, which covers at most the rest of
+     * one segment, would fall further behind every period a writer fills more than a segment.
+     * Segments still become durable in order, each left only once its end marker is, since every
+     * step is {@link #tryFlush()}'s claim, write and publish. The pass ends short of its target,
+     * and tells the schedule nothing, when a claim finds no newly published frame (an appender
+     * still copying into its frame, or an open zero-copy claim: nothing after it can become
+     * durable first), or when a flush fails.
+     *
+     * @param startedNanos when the pass began, before it read its target
+     */
+    FlushAttempt flushPass(long startedNanos) {
+        if (!role.tryAcquire()) {
+            return FlushAttempt.BUSY;
+        }
+        try {
+            if (!running || failure != null) {
+                return FlushAttempt.NOTHING;
+            }
+            SegmentSyncer held = role.syncer();
+            long target = held.appendedPosition();
+            FlushAttempt attempt = FlushAttempt.NOTHING;
+            while (held.durablePosition() < target && held.claimFlush()) {
+                attempt = FlushAttempt.FLUSHED;
+                if (!write(held)) {
+                    return attempt;
+                }
+                publish(held, 0);
+            }
+            if (held.durablePosition() >= target) {
+                schedule.passCovered(startedNanos, held);
+            }
+            return attempt;
+        } catch (RuntimeException | Error e) {
+            fail(e); // still holding the role: fail wakes the pending waiters
+            return FlushAttempt.FLUSHED;
+        } finally {
+            releaseRole();
+        }
     }
 
     /** Releases the role, then wakes the sync thread if it waits for the role or for a request now pending. */
