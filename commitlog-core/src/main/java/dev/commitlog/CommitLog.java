@@ -24,6 +24,7 @@ import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
 import dev.commitlog.sync.SyncEngine;
 import dev.commitlog.sync.SyncService;
+import dev.commitlog.sync.SyncSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -86,7 +87,7 @@ public final class CommitLog implements AutoCloseable {
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
         this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), metrics);
-        this.sync = SyncEngine.create(config, syncer, metrics, options.syncTuning());
+        this.sync = SyncEngine.create(SyncSettings.of(config), syncer, metrics, options.syncTuning());
         this.appender = new Appender(state, sync, writer, metrics, config.maxRecordSize(), config.directory().getFileName().toString());
         this.reads = new LogReads(state, storage, config.directory(), syncer::durablePosition,
                 new Replayer(storage, config.replayPolicy(), listener),

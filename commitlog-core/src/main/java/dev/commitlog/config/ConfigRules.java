@@ -6,6 +6,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
@@ -67,7 +68,7 @@ final class ConfigRules {
             return DEFAULT_SYNC_PERIOD;
         }
         String shown = shown(given, key, Units.formatDuration(given.syncPeriod));
-        requireMode(key, shown, mode, SyncMode.PERIODIC);
+        requireMode(key, shown, mode);
         return positive(key, shown, given.syncPeriod);
     }
 
@@ -77,7 +78,7 @@ final class ConfigRules {
             return DEFAULT_GROUP_WINDOW;
         }
         String shown = shown(given, key, Units.formatDuration(given.groupWindow));
-        requireMode(key, shown, mode, SyncMode.GROUP);
+        requireMode(key, shown, mode);
         return positive(key, shown, given.groupWindow);
     }
 
@@ -91,7 +92,7 @@ final class ConfigRules {
             return byDefault;
         }
         String shown = shown(given, key, Units.formatDuration(given.periodicLagBlock));
-        requireMode(key, shown, mode, SyncMode.PERIODIC);
+        requireMode(key, shown, mode);
         Duration lagBlock = positive(key, shown, given.periodicLagBlock);
         // Writers block when the last sync is older than this; shorter than the period, they would
         // block on every period even when the sync thread keeps up.
@@ -190,13 +191,15 @@ final class ConfigRules {
         return Collections.unmodifiableSet(EnumSet.copyOf(permissions));
     }
 
-    /** A setting that only one sync mode uses, given explicitly with another mode, is a mistake. */
-    private static void requireMode(ConfigKey key, String shown, SyncMode mode, SyncMode usedBy) {
-        if (mode != usedBy) {
-            throw ConfigException.invalid(key, shown, "is only used when " + ConfigKey.COMMITLOG_SYNC + " is "
-                    + YamlNames.of(usedBy) + ", but " + ConfigKey.COMMITLOG_SYNC + " is " + YamlNames.of(mode)
-                    + "; remove it, or set " + ConfigKey.COMMITLOG_SYNC + ": " + YamlNames.of(usedBy));
+    /** A setting that only one sync mode uses ({@link SyncMode#settings()}), given explicitly with another mode, is a mistake. */
+    private static void requireMode(ConfigKey key, String shown, SyncMode mode) {
+        if (mode.settings().contains(key.toString())) {
+            return;
         }
+        SyncMode usedBy = Arrays.stream(SyncMode.values()).filter(m -> m.settings().contains(key.toString())).findFirst().orElseThrow();
+        throw ConfigException.invalid(key, shown, "is only used when " + ConfigKey.COMMITLOG_SYNC + " is "
+                + YamlNames.of(usedBy) + ", but " + ConfigKey.COMMITLOG_SYNC + " is " + YamlNames.of(mode)
+                + "; remove it, or set " + ConfigKey.COMMITLOG_SYNC + ": " + YamlNames.of(usedBy));
     }
 
     private static Duration positive(ConfigKey key, String shown, Duration duration) {

@@ -3,7 +3,7 @@ package dev.commitlog.sync;
 import dev.commitlog.segment.SegmentSyncer;
 
 /**
- * Adaptive's schedule: another schedule plus the gather. Before a flush, the flusher waits for the
+ * Adaptive's gather. Before a flush, the flusher waits for the
  * writers the previous flush released to append again, but only while they arrive faster than the
  * flush would serve them ({@link #keepGathering}) and never longer than the last flush took
  * (PostgreSQL's {@code commit_delay} gated by {@code commit_siblings}, both measured instead of
@@ -11,37 +11,15 @@ import dev.commitlog.segment.SegmentSyncer;
  * carrying half of them. A lone writer never waits: the previous flush released one record, the
  * one being flushed.
  */
-final class Gather implements FlushSchedule {
-    private final FlushSchedule schedule;
-
-    Gather(FlushSchedule schedule) {
-        this.schedule = schedule;
-    }
-
-    @Override
-    public void awaitWork(SyncEngine engine) {
-        schedule.awaitWork(engine);
-    }
-
-    @Override
-    public void afterFlush() {
-        schedule.afterFlush();
-    }
-
-    @Override
-    public void wake() {
-        schedule.wake();
-    }
-
+final class Gather {
     /** The gather. Flush-role holder only; returns how long it waited. */
-    @Override
-    public long beforeFlush(SegmentSyncer syncer) {
+    long gather(SegmentSyncer syncer) {
         // Published since the last claim: those that arrived while the last flush ran, then those it released.
         int expected = syncer.recordsWhenPublished() + syncer.lastFlushRecords();
         int seen = syncer.publishedRecords();
         long flushNanos = syncer.lastFlushNanos();
         if (seen >= expected || seen == 0 || flushNanos <= 0) {
-            return schedule.beforeFlush(syncer);
+            return 0;
         }
         long started = System.nanoTime();
         long lastArrival = started;
@@ -56,7 +34,7 @@ final class Gather implements FlushSchedule {
                 lastArrival = now;
             }
         }
-        return now - started + schedule.beforeFlush(syncer);
+        return now - started;
     }
 
     /**

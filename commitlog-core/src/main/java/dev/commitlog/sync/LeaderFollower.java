@@ -13,7 +13,7 @@ import dev.commitlog.segment.SegmentSyncer;
  * that flushes must then also publish and wake the others before it can append again, and with
  * more writers than cores that delays the next group more than the hand-off costs.
  */
-final class LeaderFollower implements AppendWait {
+final class LeaderFollower {
     private final int inlineFlushRecords;
     /**
      * Whether appenders hand their flushes to the sync thread: decided by the role holder at each
@@ -28,18 +28,18 @@ final class LeaderFollower implements AppendWait {
         this.inlineFlushRecords = inlineFlushRecords;
     }
 
-    @Override
-    public void afterAppend(SyncEngine engine, long endPosition, Waiter waiter) {
+    /** Appender, after publishing its frame: flush inline, or hand off and wait. */
+    void afterAppend(FlushControl control, long endPosition, Waiter waiter) {
         if (!handOff) {
-            engine.flushInlineOrWait(endPosition, waiter);
+            control.flushInlineOrWait(endPosition, waiter);
         } else {
-            engine.requestFlushUpTo(endPosition); // the sync thread flushes on request only
-            engine.awaitDurable(endPosition, waiter);
+            control.requestFlushUpTo(endPosition); // the sync thread flushes on request only
+            control.awaitDurable(endPosition, waiter);
         }
     }
 
-    @Override
-    public void published(SegmentSyncer syncer) {
+    /** Role holder, after publishing a flush: decides the hand-off from how many records it carried. */
+    void published(SegmentSyncer syncer) {
         boolean next = syncer.lastFlushRecords() > inlineFlushRecords;
         if (next != handOff) {
             handOff = next;

@@ -4,12 +4,12 @@ import dev.commitlog.CommitLogException;
 import dev.commitlog.CommitLogFailedException;
 import dev.commitlog.SyncTuning;
 import dev.commitlog.config.CommitFailurePolicy;
-import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.io.NoSpaceLeftException;
 import dev.commitlog.segment.SegmentSyncer;
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The sync engine every mode shares: the sync thread, the {@link FlushRole}, the flush itself
  * (claim, write and fdatasync, publish the durable position), the wake-ups of covered waiters,
- * failure and close. What differs between modes is two small strategies: a {@link FlushSchedule}
- * (when the sync thread flushes, and whether it runs one flush or, for Periodic, a whole pass:
- * {@link #flushPass}) and an {@link AppendWait} (whether and how an appender waits).
+ * failure and close. What differs between modes is one {@link SyncPolicy} per mode (when the sync
+ * thread flushes, whether a flush is one step or a whole pass, whether and how an appender waits),
+ * made outside the engine ({@link SyncModes}) and lent only a {@link FlushControl}.
  *
  * <p>Assumptions and guarantees:
  * <ul>
@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  *       ({@link DiskFullRetry}).</li>
  * </ul>
  */
-public final class SyncEngine implements SyncService {
+public final class SyncEngine implements SyncService, FlushControl {
     private static final Logger LOG = LoggerFactory.getLogger(SyncEngine.class);
     /** Idle spins before the sync thread parks; short, since spinning steals a core from appenders. */
     private static final int IDLE_SPINS = 100;
@@ -49,8 +49,7 @@ public final class SyncEngine implements SyncService {
     private final SegmentSyncer syncer; // any-thread reads only; holder-only steps go through role.syncer()
     private final FlushRole role;
     private final DurabilityWaiters waiters;
-    private final FlushSchedule schedule;
-    private final AppendWait appendWait;
+    private final SyncPolicy policy;
     private final CommitFailurePolicy failurePolicy;
     private final DiskFullRetry diskFull;
     private final Thread thread;
@@ -61,22 +60,10 @@ public final class SyncEngine implements SyncService {
     private final AtomicLong requestedPosition = new AtomicLong();
     private volatile RuntimeException failure;
 
-    /** What {@link #tryFlush()} did. */
-    enum FlushAttempt {
-        /** This thread ran a flush (or it failed). */
-        FLUSHED,
-        /** There was nothing to flush. */
-        NOTHING,
-        /** Another thread holds the role. */
-        BUSY
-    }
-
-    SyncEngine(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, FlushSchedule schedule,
-               AppendWait appendWait, DurabilityWaiters waiters) {
+    SyncEngine(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncPolicy policy, DurabilityWaiters waiters) {
         this.syncer = syncer;
         this.failurePolicy = failurePolicy;
-        this.schedule = schedule;
-        this.appendWait = appendWait;
+        this.policy = policy;
         this.waiters = waiters;
         this.role = new FlushRole(syncer, waiters);
         this.diskFull = new DiskFullRetry(() -> running && failure == null);
@@ -84,29 +71,11 @@ public final class SyncEngine implements SyncService {
         this.thread.setDaemon(true);
     }
 
-    /** The engine for the sync mode {@code commitlog_sync} names, with the mechanisms {@code tuning} keeps. */
-    public static SyncEngine create(CommitLogConfig config, SegmentSyncer syncer, MetricsRecorder metrics, SyncTuning tuning) {
+    /** The engine for {@code settings}' sync mode, with the mechanisms {@code tuning} keeps. */
+    public static SyncEngine create(SyncSettings settings, SegmentSyncer syncer, MetricsRecorder metrics, SyncTuning tuning) {
         DurabilityWaiters waiters = DurabilityWaiters.forCores(syncer.durableSequence(), tuning.yieldBeforePark());
-        CommitFailurePolicy policy = config.commitFailurePolicy();
-        return switch (config.syncMode()) {
-            case PERIODIC -> {
-                PeriodicSync periodic = new PeriodicSync(config.syncPeriod(), config.periodicLagBlock(), metrics);
-                yield new SyncEngine(syncer, policy, "periodic", periodic, periodic, waiters);
-            }
-            case BATCH -> new SyncEngine(syncer, policy, "batch", batchSchedule(tuning), batchWait(tuning), waiters);
-            case GROUP -> new SyncEngine(syncer, policy, "group", new GroupWindow(config.groupWindow()), new AskAndWait(), waiters);
-            case ADAPTIVE -> new SyncEngine(syncer, policy, "adaptive",
-                    tuning.gather() ? new Gather(batchSchedule(tuning)) : batchSchedule(tuning), batchWait(tuning), waiters);
-        };
-    }
-
-    /** With leader/follower the sync thread flushes for appenders that asked; without, for any data. */
-    private static FlushSchedule batchSchedule(SyncTuning tuning) {
-        return tuning.leaderFollower() ? new FlushWhenAsked() : new FlushWhenData();
-    }
-
-    private static AppendWait batchWait(SyncTuning tuning) {
-        return tuning.leaderFollower() ? new LeaderFollower(tuning.inlineFlushRecords()) : new AskAndWait();
+        return new SyncEngine(syncer, settings.failurePolicy(), settings.mode().name().toLowerCase(Locale.ROOT),
+                SyncModes.create(settings, tuning, metrics), waiters);
     }
 
     @Override
@@ -117,12 +86,12 @@ public final class SyncEngine implements SyncService {
     private void run() {
         try {
             while (running && failure == null) {
-                schedule.awaitWork(this);
+                policy.awaitWork(this);
                 if (!running || failure != null) {
                     break;
                 }
-                if (schedule.flush(this) != FlushAttempt.BUSY) {
-                    schedule.afterFlush();
+                if (policy.flush(this) != FlushAttempt.BUSY) {
+                    policy.afterFlush();
                 } else {
                     awaitRoleReleased();
                 }
@@ -143,7 +112,8 @@ public final class SyncEngine implements SyncService {
      * after a failure, nor by an appender once close began (the sync thread's last flush then owns
      * the segments until the writer unmaps them).
      */
-    FlushAttempt tryFlush() {
+    @Override
+    public FlushAttempt tryFlush() {
         if (!role.tryAcquire()) {
             return FlushAttempt.BUSY;
         }
@@ -152,7 +122,7 @@ public final class SyncEngine implements SyncService {
                 return FlushAttempt.NOTHING;
             }
             SegmentSyncer held = role.syncer();
-            long gatheredNanos = schedule.beforeFlush(held);
+            long gatheredNanos = policy.beforeFlush(held);
             if (!held.claimFlush()) {
                 return FlushAttempt.NOTHING;
             }
@@ -188,24 +158,25 @@ public final class SyncEngine implements SyncService {
         // its gather would look like flushes no longer back to back, and every waiter would park.
         wakeups.flushPublished(held.lastFlushNanos() + gatheredNanos, now);
         wakeups.wakeCovered(held.durablePosition());
-        appendWait.published(held);
+        policy.published(held);
     }
 
     /**
      * A flush pass, Periodic's flush: under one hold of the role, flushes segment after segment
      * until everything appended before the pass began is durable (the position the writer had
-     * claimed up to when the pass read it), then tells the schedule
-     * ({@link FlushSchedule#passCovered}). One flush per period, which covers at most the rest of
+     * claimed up to when the pass read it), then tells {@code covered}, still holding the role.
+     * One flush per period, which covers at most the rest of
      * one segment, would fall further behind every period a writer fills more than a segment.
      * Segments still become durable in order, each left only once its end marker is, since every
      * step is {@link #tryFlush()}'s claim, write and publish. The pass ends short of its target,
-     * and tells the schedule nothing, when a claim finds no newly published frame (an appender
+     * and tells {@code covered} nothing, when a claim finds no newly published frame (an appender
      * still copying into its frame, or an open zero-copy claim: nothing after it can become
      * durable first), or when a flush fails.
      *
      * @param startedNanos when the pass began, before it read its target
      */
-    FlushAttempt flushPass(long startedNanos) {
+    @Override
+    public FlushAttempt flushPass(long startedNanos, PassCovered covered) {
         if (!role.tryAcquire()) {
             return FlushAttempt.BUSY;
         }
@@ -224,7 +195,7 @@ public final class SyncEngine implements SyncService {
                 publish(held, 0);
             }
             if (held.durablePosition() >= target) {
-                schedule.passCovered(startedNanos, held);
+                covered.covered(startedNanos, held);
             }
             return attempt;
         } catch (RuntimeException | Error e) {
@@ -253,19 +224,38 @@ public final class SyncEngine implements SyncService {
         parkedForRole = false;
     }
 
-    /** Sync thread: parks until data is published, a flush is requested or the engine stops. */
-    void awaitData() {
-        for (int spins = 0; running && !flushRequested() && !unflushedData(); spins++) {
-            if (spins < IDLE_SPINS) {
+    /**
+     * The one park of the sync thread (Dekker's handshake with {@link #requestFlush()}: the volatile
+     * write of {@code parked}, then the re-read of the condition; an appender publishes or
+     * requests, fences, then reads {@code parked}), so a request is never lost while it parks.
+     */
+    @Override
+    public void parkUntil(Wake wake, long timeoutNanos) {
+        boolean timed = timeoutNanos != NO_TIMEOUT;
+        long deadline = timed ? System.nanoTime() + timeoutNanos : 0;
+        for (int spins = 0; running && !woken(wake); spins++) {
+            if (!timed && spins < IDLE_SPINS) {
                 Thread.onSpinWait();
                 continue;
             }
-            parked = true; // volatile write, then the volatile read of the next length word
-            if (running && !flushRequested() && !unflushedData()) {
-                LockSupport.park(this);
+            long left = timed ? deadline - System.nanoTime() : 0;
+            if (timed && left <= 0) {
+                return;
+            }
+            parked = true; // volatile write, then the re-read of the condition
+            if (running && !woken(wake)) {
+                if (timed) {
+                    LockSupport.parkNanos(this, left);
+                } else {
+                    LockSupport.park(this);
+                }
             }
             parked = false;
         }
+    }
+
+    private boolean woken(Wake wake) {
+        return flushRequested() || (wake == Wake.REQUEST_OR_DATA && unflushedData());
     }
 
     /**
@@ -284,40 +274,14 @@ public final class SyncEngine implements SyncService {
         }
     }
 
-    /** Sync thread: parks for up to {@code nanos}, returning early on a flush request or when the engine stops. */
-    void awaitRequest(long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        for (long left = nanos; running && !flushRequested() && left > 0; left = deadline - System.nanoTime()) {
-            parked = true;
-            if (running && !flushRequested()) {
-                LockSupport.parkNanos(this, left);
-            }
-            parked = false;
-        }
-    }
-
-    /** Sync thread: parks until an appender asks for a flush, or the engine stops. */
-    void awaitRequest() {
-        for (int spins = 0; running && !flushRequested(); spins++) {
-            if (spins < IDLE_SPINS) {
-                Thread.onSpinWait();
-                continue;
-            }
-            parked = true;
-            if (running && !flushRequested()) {
-                LockSupport.park(this);
-            }
-            parked = false;
-        }
-    }
-
     /** Whether an appender or a caller of syncUpTo waits for a position that is not durable yet. */
     private boolean flushRequested() {
         return requestedPosition.get() > syncer.durablePosition();
     }
 
     /** Called by appenders after publishing: wakes the sync thread if it is parked. */
-    void requestFlush() {
+    @Override
+    public void requestFlush() {
         VarHandle.fullFence(); // StoreLoad: our published length word before the read of parked
         if (parked) {
             LockSupport.unpark(thread);
@@ -325,7 +289,8 @@ public final class SyncEngine implements SyncService {
     }
 
     /** Asks the sync thread to flush at least up to {@code position}, and wakes it. */
-    void requestFlushUpTo(long position) {
+    @Override
+    public void requestFlushUpTo(long position) {
         if (requestedPosition.get() < position) {
             requestedPosition.accumulateAndGet(position, Math::max); // a full fence, as requestFlush needs
         }
@@ -336,7 +301,8 @@ public final class SyncEngine implements SyncService {
      * The leader/follower step: an appender that finds nobody flushing flushes itself, so a lone
      * writer pays no hand-off; otherwise it asks the sync thread and waits like any follower.
      */
-    void flushInlineOrWait(long endPosition, Waiter waiter) {
+    @Override
+    public void flushInlineOrWait(long endPosition, Waiter waiter) {
         if (syncer.durablePosition() >= endPosition) {
             return;
         }
@@ -349,7 +315,7 @@ public final class SyncEngine implements SyncService {
             if (syncer.claimedPosition() < endPosition) {
                 // Someone else is flushing, or an earlier record was not published yet when we flushed.
                 requestFlushUpTo(endPosition);
-                schedule.wake(); // an explicit request does not wait out Group's window
+                policy.wake(); // an explicit request does not wait out Group's window
             } // else the running flush covers it
             waiters.await(endPosition, waiter);
         } finally {
@@ -359,7 +325,8 @@ public final class SyncEngine implements SyncService {
     }
 
     /** Waits until the durable position reaches {@code endPosition}; throws if flushing failed. */
-    void awaitDurable(long endPosition, Waiter waiter) {
+    @Override
+    public void awaitDurable(long endPosition, Waiter waiter) {
         if (syncer.durablePosition() < endPosition) { // else covered already: not a wait, so not timed
             waiter.metrics.flushWaitStarted();
             waiters.await(endPosition, waiter);
@@ -377,7 +344,7 @@ public final class SyncEngine implements SyncService {
 
     @Override
     public void afterAppend(long endPosition, Waiter waiter) {
-        appendWait.afterAppend(this, endPosition, waiter);
+        policy.afterAppend(this, endPosition, waiter);
     }
 
     /** Flushes at once, in the calling thread if nobody else is flushing; waits for it. */
@@ -389,7 +356,7 @@ public final class SyncEngine implements SyncService {
 
     @Override
     public void requestSync(long position) {
-        appendWait.requestSync(this, position); // after a failure nothing flushes: the request is simply never served
+        policy.requestSync(this, position); // after a failure nothing flushes: the request is simply never served
     }
 
     @Override
@@ -480,7 +447,7 @@ public final class SyncEngine implements SyncService {
         }
         running = false;
         LockSupport.unpark(thread);
-        schedule.wake();
+        policy.wake();
         try {
             thread.join();
         } catch (InterruptedException e) {
@@ -492,10 +459,5 @@ public final class SyncEngine implements SyncService {
         } finally {
             role.release();
         }
-    }
-
-    /** Whether the engine is still running (not closed); for schedules and tests. */
-    boolean running() {
-        return running;
     }
 }

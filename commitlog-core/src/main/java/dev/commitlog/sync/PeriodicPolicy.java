@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Periodic mode, both strategies in one object since both use the lag clock: an append returns as
- * soon as its record is in the segment; every {@code commitlog_sync_period} the sync thread runs a
- * flush pass ({@link SyncEngine#flushPass}) that makes everything appended before the pass began
+ * Periodic mode: an append returns as soon as its record is in the segment; every
+ * {@code commitlog_sync_period} the sync thread runs a flush pass
+ * ({@link FlushControl#flushPass}) that makes everything appended before the pass began
  * durable, across as many segments as that takes. Passes start a period apart, and at once when a
  * pass took longer than a period or an appender blocked.
  *
@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  * appenders racing to set an unset clock, the clock may be later than an acknowledgment by the
  * time between two clock reads a few instructions apart.
  */
-final class PeriodicSync implements FlushSchedule, AppendWait {
-    private static final Logger LOG = LoggerFactory.getLogger(PeriodicSync.class);
+final class PeriodicPolicy implements SyncPolicy {
+    private static final Logger LOG = LoggerFactory.getLogger(PeriodicPolicy.class);
     private static final long WARN_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** The lag clock is unset: no acknowledged append is known to be waiting for a flush. */
     private static final long NONE = Long.MIN_VALUE;
@@ -60,7 +60,7 @@ final class PeriodicSync implements FlushSchedule, AppendWait {
 
     static {
         try {
-            OLDEST_UNSYNCED = MethodHandles.lookup().findVarHandle(PeriodicSync.class, "oldestUnsyncedNanos", long.class);
+            OLDEST_UNSYNCED = MethodHandles.lookup().findVarHandle(PeriodicPolicy.class, "oldestUnsyncedNanos", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,8 +74,10 @@ final class PeriodicSync implements FlushSchedule, AppendWait {
     /** When the next pass is due. Sync thread only. */
     private long nextPassNanos;
     private final AtomicLong lastWarnedNanos = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
+    /** Made once, so that a pass allocates nothing. */
+    private final FlushControl.PassCovered onCovered = this::passCovered;
 
-    PeriodicSync(Duration period, Duration lagBlock, MetricsRecorder metrics) {
+    PeriodicPolicy(Duration period, Duration lagBlock, MetricsRecorder metrics) {
         this.periodNanos = period.toNanos();
         this.lagBlockNanos = lagBlock.toNanos();
         this.metrics = metrics;
@@ -83,24 +85,44 @@ final class PeriodicSync implements FlushSchedule, AppendWait {
     }
 
     @Override
-    public void awaitWork(SyncEngine engine) {
-        engine.awaitRequest(nextPassNanos - System.nanoTime()); // a blocked appender's request cuts it short
+    public void awaitWork(FlushControl control) {
+        // A blocked appender's request cuts it short.
+        control.parkUntil(FlushControl.Wake.REQUEST, Math.max(0, nextPassNanos - System.nanoTime()));
     }
 
     /** A pass; the next is due a period after this one began (at once if this one takes longer). */
     @Override
-    public SyncEngine.FlushAttempt flush(SyncEngine engine) {
+    public FlushAttempt flush(FlushControl control) {
         long started = System.nanoTime();
-        SyncEngine.FlushAttempt attempt = engine.flushPass(started);
-        if (attempt != SyncEngine.FlushAttempt.BUSY) {
+        FlushAttempt attempt = control.flushPass(started, onCovered);
+        if (attempt != FlushAttempt.BUSY) {
             nextPassNanos = started + periodNanos;
         } // else an inline flush held the role: pass again once it is released
         return attempt;
     }
 
-    /** Moves the lag clock forward once a pass reached its target (see the class comment). */
     @Override
-    public void passCovered(long startedNanos, SegmentSyncer syncer) {
+    public void afterFlush() {
+        // the next pass is timed by awaitWork
+    }
+
+    @Override
+    public void wake() {
+        // nothing waits in afterFlush
+    }
+
+    @Override
+    public long beforeFlush(SegmentSyncer held) {
+        return 0;
+    }
+
+    @Override
+    public void published(SegmentSyncer held) {
+        // the lag clock moves once a whole pass is covered, not per flush
+    }
+
+    /** Moves the lag clock forward once a pass reached its target (see the class comment). Role holder. */
+    private void passCovered(long startedNanos, SegmentSyncer syncer) {
         long covered = oldestUnsyncedNanos;
         long durable = syncer.durablePosition();
         if (syncer.appendedPosition() > durable) {
@@ -125,7 +147,7 @@ final class PeriodicSync implements FlushSchedule, AppendWait {
     }
 
     @Override
-    public void afterAppend(SyncEngine engine, long endPosition, Waiter waiter) {
+    public void afterAppend(FlushControl control, long endPosition, Waiter waiter) {
         long now = System.nanoTime();
         long oldest = oldestUnsyncedNanos; // volatile load, after our frame's claim (a full fence)
         if (oldest == NONE) {
@@ -138,14 +160,14 @@ final class PeriodicSync implements FlushSchedule, AppendWait {
             return;
         }
         metrics.lagBlocked();
-        warnLagging(now - oldest, endPosition - engine.durablePosition());
-        engine.requestFlushUpTo(endPosition); // the next pass starts as soon as the sync thread is free
-        engine.awaitDurable(endPosition, waiter);
+        warnLagging(now - oldest, endPosition - control.durablePosition());
+        control.requestFlushUpTo(endPosition); // the next pass starts as soon as the sync thread is free
+        control.awaitDurable(endPosition, waiter);
     }
 
     /** Periodic flushes on its timer; appends that do not wait ride on the next pass. */
     @Override
-    public void requestSync(SyncEngine engine, long position) {
+    public void requestSync(FlushControl control, long position) {
     }
 
     private void warnLagging(long lagNanos, long behindBytes) {

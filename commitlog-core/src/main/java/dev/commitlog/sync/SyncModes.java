@@ -1,0 +1,25 @@
+package dev.commitlog.sync;
+
+import dev.commitlog.SyncTuning;
+import dev.commitlog.instrument.MetricsRecorder;
+import java.util.Objects;
+
+/** Makes the one {@link SyncPolicy} of each sync mode, with the mechanisms {@link SyncTuning} keeps. */
+final class SyncModes {
+    private SyncModes() {
+    }
+
+    static SyncPolicy create(SyncSettings settings, SyncTuning tuning, MetricsRecorder metrics) {
+        return switch (settings.mode()) {
+            case PERIODIC -> new PeriodicPolicy(Objects.requireNonNull(settings.period(), "period"),
+                    Objects.requireNonNull(settings.lagBlock(), "lagBlock"), metrics);
+            case BATCH -> new BatchPolicy(leaderFollower(tuning), null);
+            case GROUP -> new GroupPolicy(Objects.requireNonNull(settings.groupWindow(), "groupWindow"));
+            case ADAPTIVE -> new BatchPolicy(leaderFollower(tuning), tuning.gather() ? new Gather() : null);
+        };
+    }
+
+    private static LeaderFollower leaderFollower(SyncTuning tuning) {
+        return tuning.leaderFollower() ? new LeaderFollower(tuning.inlineFlushRecords()) : null;
+    }
+}
