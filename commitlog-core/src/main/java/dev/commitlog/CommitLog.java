@@ -72,7 +72,7 @@ public final class CommitLog implements AutoCloseable {
     public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
 
     CommitLog(CommitLogConfig config, CommitLogOptions options, DirectoryLock lock, LogRecovery.Recovered recovered,
-                      CorruptionListener listener, CommitLogJmx jmx) throws IOException {
+              CorruptionListener listener, CommitLogJmx jmx) throws IOException {
         this.config = config;
         this.lock = lock;
         this.metrics = new MetricsRecorder();
