@@ -19,6 +19,11 @@ import net.openhft.chronicle.bytes.Bytes;
  * ({@link AppendContext}).
  */
 final class Appender implements AppendClaim.Acknowledger {
+    /** See {@link CommitLog#MAX_BATCH}. */
+    static final int MAX_BATCH = 256;
+    /** See {@link CommitLog#MAX_ASYNC_IN_FLIGHT_PER_THREAD}. */
+    static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
+
     private final OpenState state;
     private final SyncService sync;
     private final SegmentWriter segments;
@@ -34,7 +39,7 @@ final class Appender implements AppendClaim.Acknowledger {
         this.metrics = metrics;
         this.maxRecordSize = maxRecordSize;
         this.contexts = ThreadLocal.withInitial(() -> new AppendContext(metrics));
-        this.completions = new AsyncCompletions(sync, CommitLog.MAX_ASYNC_IN_FLIGHT_PER_THREAD, name);
+        this.completions = new AsyncCompletions(sync, MAX_ASYNC_IN_FLIGHT_PER_THREAD, name);
     }
 
     long append(byte[] bytes, int offset, int length, Ack ack) {
@@ -74,8 +79,8 @@ final class Appender implements AppendClaim.Acknowledger {
         Objects.requireNonNull(ack, "ack");
         state.checkOpen();
         int count = records.length;
-        if (count == 0 || count > CommitLog.MAX_BATCH) {
-            throw new IllegalArgumentException("a batch holds 1 to " + CommitLog.MAX_BATCH + " records, got " + count);
+        if (count == 0 || count > MAX_BATCH) {
+            throw new IllegalArgumentException("a batch holds 1 to " + MAX_BATCH + " records, got " + count);
         }
         if (positionsOut.length < count) {
             throw new IllegalArgumentException("positionsOut has room for " + positionsOut.length + " positions, the batch has "

@@ -11,7 +11,6 @@ import dev.commitlog.instrument.CommitLogJmx;
 import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.instrument.StatsReport;
 import dev.commitlog.io.StorageLayer;
-import dev.commitlog.lifecycle.CompletedSegment;
 import dev.commitlog.metrics.CommitLogMetrics;
 import dev.commitlog.read.RecordReader;
 import dev.commitlog.replay.LogRecovery;
@@ -69,12 +68,12 @@ public final class CommitLog implements AutoCloseable {
     private final Object maintenance = new Object();
     private final long openedNanos = System.nanoTime();
     /** Asynchronous appends not yet completed, per submitting thread; bounds what one thread has in flight. */
-    public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = 1 << 16;
+    public static final int MAX_ASYNC_IN_FLIGHT_PER_THREAD = Appender.MAX_ASYNC_IN_FLIGHT_PER_THREAD;
 
-    CommitLog(CommitLogConfig config, CommitLogOptions options, DirectoryLock lock, LogRecovery.Recovered recovered,
-              CorruptionListener listener, CommitLogJmx jmx) throws IOException {
+    private CommitLog(CommitLogConfig config, CommitLogOptions options, LogOpening.Opened opened) throws IOException {
+        LogRecovery.Recovered recovered = opened.recovered();
         this.config = config;
-        this.lock = lock;
+        this.lock = opened.lock();
         this.metrics = new MetricsRecorder();
         this.state = new OpenState(config.directory());
         this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, this::segmentDurable);
@@ -90,9 +89,9 @@ public final class CommitLog implements AutoCloseable {
         this.sync = SyncEngine.create(SyncSettings.of(config), syncer, metrics, options.syncTuning());
         this.appender = new Appender(state, sync, writer, metrics, config.maxRecordSize(), config.directory().getFileName().toString());
         this.reads = new LogReads(state, storage, config.directory(), syncer::durablePosition,
-                new Replayer(storage, config.replayPolicy(), listener),
+                new Replayer(storage, config.replayPolicy(), opened.listener()),
                 new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow), maintenance);
-        this.jmx = jmx;
+        this.jmx = opened.jmx();
         if (jmx != null) {
             jmx.bind(this::metrics);
         }
@@ -122,7 +121,13 @@ public final class CommitLog implements AutoCloseable {
      * @throws IOException           if the directory cannot be created, locked or recovered
      */
     public static CommitLog open(CommitLogConfig config, CommitLogOptions options) throws IOException {
-        return LogOpening.open(Objects.requireNonNull(config, "config"), Objects.requireNonNull(options, "options"));
+        LogOpening.Opened opened = LogOpening.prepare(Objects.requireNonNull(config, "config"), Objects.requireNonNull(options, "options"));
+        try {
+            return new CommitLog(config, options, opened);
+        } catch (IOException | RuntimeException | Error e) {
+            opened.abandon();
+            throw e;
+        }
     }
 
     /** Appends {@code length} bytes of {@code bytes} from {@code offset}; returns the record's position. */
@@ -222,7 +227,7 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /** The most records one {@link #appendBatch(byte[][], long[], Ack)} call takes. */
-    public static final int MAX_BATCH = 256;
+    public static final int MAX_BATCH = Appender.MAX_BATCH;
 
     /**
      * Appends every array of {@code records}, in order, then waits once, for the last one, until
@@ -443,13 +448,8 @@ public final class CommitLog implements AutoCloseable {
         }
     }
 
-    /**
-     * Sync thread: a segment is sealed and durable. Unmaps it (no appender touches it any more) and
-     * hands it to the lifecycle thread (archive, deferred discards), which never blocks this thread.
-     */
+    /** Sync thread (so after construction): a segment is sealed and durable. */
     private void segmentDurable(Segment segment) {
-        segment.file().close();
-        lifecycle.segmentCompleted(new CompletedSegment(segment.id(), segment.file().path(), segment.basePosition(),
-                segment.endPosition()));
+        lifecycle.segmentDurable(segment);
     }
 }

@@ -12,9 +12,10 @@ import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** What {@link CommitLog#open} does before the log's parts are made: the directory, the JMX name, the defaults. */
+/** What {@code CommitLog.open} does before the log's parts are made: the JVM check, the directory, its lock, JMX, recovery. */
 final class LogOpening {
-    private static final Logger LOG = LoggerFactory.getLogger(CommitLog.class);
+    /** Damage is reported under the log's own logger name, the one operators configure. */
+    private static final Logger LOG = LoggerFactory.getLogger("dev.commitlog.CommitLog");
     /** Where damage goes when the embedding node gives no listener: a warning with everything an operator needs. */
     static final CorruptionListener LOGGING_LISTENER = (file, offset, position, reason, action) ->
             LOG.warn("commit log damage in {} at offset {} (log position {}): {}; {}", file, offset, position, reason, action);
@@ -22,9 +23,23 @@ final class LogOpening {
     private LogOpening() {
     }
 
-    /** See {@link CommitLog#open(CommitLogConfig, CommitLogOptions)}. */
-    static CommitLog open(CommitLogConfig config, CommitLogOptions options) throws IOException {
-        ChronicleJvmFlags.check(); // before any file is made: without the flags Chronicle fails half-way through
+    /** What opening found and holds before the log's parts are made; {@link #abandon} lets go of it if they cannot be. */
+    record Opened(DirectoryLock lock, LogRecovery.Recovered recovered, CorruptionListener listener, CommitLogJmx jmx) {
+        /** Unregisters the JMX bean and releases the lock, leaving no trace of the failed open. */
+        void abandon() throws IOException {
+            if (jmx != null) {
+                jmx.close();
+            }
+            lock.closeLeavingNoTrace();
+        }
+    }
+
+    /**
+     * Checks the JVM flags (before any file is made: without them Chronicle fails half-way through),
+     * creates and locks the directory, registers the JMX bean, and recovers what is there.
+     */
+    static Opened prepare(CommitLogConfig config, CommitLogOptions options) throws IOException {
+        ChronicleJvmFlags.check();
         CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
         Path directory = config.directory();
         createDirectory(directory);
@@ -34,12 +49,9 @@ final class LogOpening {
             jmx = options.jmx() ? registerJmx(config, options) : null; // first: a name clash fails before anything starts
             LogRecovery.Recovered recovered = LogRecovery.recover(directory, options.storage(), config.segmentSize(),
                     config.filePermissions(), config.replayPolicy(), listener);
-            return new CommitLog(config, options, lock, recovered, listener, jmx);
+            return new Opened(lock, recovered, listener, jmx);
         } catch (IOException | RuntimeException | Error e) {
-            if (jmx != null) {
-                jmx.close();
-            }
-            lock.closeLeavingNoTrace();
+            new Opened(lock, null, listener, jmx).abandon();
             throw e;
         }
     }

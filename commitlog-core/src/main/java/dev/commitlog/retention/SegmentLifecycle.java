@@ -4,6 +4,7 @@ import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.lifecycle.ArchiveListener;
 import dev.commitlog.lifecycle.CompletedSegment;
+import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
@@ -76,8 +77,17 @@ public final class SegmentLifecycle implements AutoCloseable {
         }
     }
 
+    /**
+     * Sync thread: {@code segment} is sealed and durable. Unmaps it (no appender touches it any
+     * more) and hands it to the lifecycle thread (archive, deferred discards). Never blocks.
+     */
+    public void segmentDurable(Segment segment) {
+        segment.file().close();
+        segmentCompleted(new CompletedSegment(segment.id(), segment.file().path(), segment.basePosition(), segment.endPosition()));
+    }
+
     /** Sync thread: {@code segment} is sealed and durable, and no writer touches it again. Never blocks. */
-    public void segmentCompleted(CompletedSegment segment) {
+    void segmentCompleted(CompletedSegment segment) {
         submit(() -> {
             if (listener != null) {
                 archive(segment);
