@@ -9,6 +9,7 @@ import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.lifecycle.CompletedSegment;
+import dev.commitlog.testkit.CapturedLog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

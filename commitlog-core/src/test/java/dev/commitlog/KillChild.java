@@ -2,11 +2,9 @@ package dev.commitlog;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
+import dev.commitlog.testkit.KillableChild;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,14 +13,13 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The writer that {@link ProcessKillTest} kills with SIGKILL: opens the log in {@code args[0]} in
  * sync mode {@code args[1]}, and from {@code args[2]} threads appends records (generation
- * {@code args[3]}, thread, seq) for ever, writing one line per acknowledged record to stdout with
- * one write(2) call after append returned: {@code generation thread seq position}. A line in
- * the pipe survives the kill; a record is acknowledged exactly when its line was written. With
- * {@code args[4]} = {@code async}, appends go through appendAsync and the line is written by the
- * completion callback.
+ * {@code args[3]}, thread, seq) for ever, printing one line per acknowledged record after append
+ * returned ({@link KillableChild}: one write(2) a line): {@code generation thread seq position}.
+ * A line in the pipe survives the kill; a record is acknowledged exactly when its line was
+ * written. With {@code args[4]} = {@code async}, appends go through appendAsync and the line is
+ * written by the completion callback.
  */
 public final class KillChild {
-    static final String READY = "READY";
     /** A safety net: the child ends itself if nobody kills it. */
     private static final long MAX_LIFETIME_MILLIS = 60_000;
 
@@ -53,9 +50,9 @@ public final class KillChild {
         SyncMode mode = SyncMode.valueOf(args[1]);
         int threads = Integer.parseInt(args[2]);
         int generation = Integer.parseInt(args[3]);
-        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+        KillableChild out = new KillableChild();
         CommitLog log = CommitLog.open(config(directory, mode));
-        write(out, READY + "\n");
+        out.ready();
         boolean async = ASYNC.equals(args[4]);
         for (int t = 0; t < threads; t++) {
             int thread = t;
@@ -67,7 +64,7 @@ public final class KillChild {
                     for (int seq = 0; ; seq++) {
                         byte[] bytes = record(generation, thread, seq);
                         long position = log.append(bytes, 0, bytes.length);
-                        write(out, generation + " " + thread + " " + seq + " " + position + "\n");
+                        out.println(generation + " " + thread + " " + seq + " " + position);
                     }
                 } catch (Throwable e) {
                     e.printStackTrace();
@@ -77,8 +74,7 @@ public final class KillChild {
             appender.setDaemon(true);
             appender.start();
         }
-        Thread.sleep(MAX_LIFETIME_MILLIS);
-        Runtime.getRuntime().halt(2);
+        KillableChild.awaitKill(MAX_LIFETIME_MILLIS);
     }
 
     /**
@@ -86,11 +82,11 @@ public final class KillChild {
      * when its completion arrives: one thread's completions come in its append order, so the n-th
      * completion is its n-th record. Never returns.
      */
-    private static void appendAsync(CommitLog log, FileOutputStream out, int generation, int thread) {
+    private static void appendAsync(CommitLog log, KillableChild out, int generation, int thread) {
         AtomicInteger completed = new AtomicInteger();
         AppendCallback printer = AppendCallback.of(position -> {
             try {
-                write(out, generation + " " + thread + " " + completed.get() + " " + position + "\n");
+                out.println(generation + " " + thread + " " + completed.get() + " " + position);
             } catch (IOException e) {
                 Runtime.getRuntime().halt(4);
             }
@@ -105,13 +101,6 @@ public final class KillChild {
             }
             byte[] bytes = record(generation, thread, seq);
             log.appendAsync(bytes, 0, bytes.length, printer);
-        }
-    }
-
-    private static void write(FileOutputStream out, String line) throws IOException {
-        byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
-        synchronized (out) {
-            out.write(bytes); // one write(2) on the pipe: whole lines, in acknowledgement order
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.format.SegmentDescriptor;
+import dev.commitlog.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

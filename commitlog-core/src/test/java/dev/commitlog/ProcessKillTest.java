@@ -4,22 +4,19 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.MappedStorageLayer;
-import java.io.ByteArrayOutputStream;
+import dev.commitlog.testkit.ChildJvm;
+import dev.commitlog.testkit.ChildKill;
+import dev.commitlog.testkit.KillableChild;
 import java.io.IOException;
-import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,14 +40,6 @@ class ProcessKillTest {
     /** The modes that acknowledge only durable records, taken in turn by successive cycles. */
     private static final SyncMode[] KILLED_MODES = {SyncMode.BATCH, SyncMode.GROUP, SyncMode.ADAPTIVE};
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
-    /** The Chronicle flags of the parent pom's {@code chronicle.jvm.flags}, used when the test JVM was not given them. */
-    private static final List<String> CHRONICLE_FLAGS = List.of(
-            "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
-            "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED", "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-            "--add-opens=jdk.compiler/com.sun.tools.javac=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
-            "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
-            "--add-opens=java.base/java.util=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
-            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "-Dchronicle.analytics.disable=true");
 
     @TempDir
     Path dir;
@@ -123,65 +112,14 @@ class ProcessKillTest {
     /** Starts the child, waits until it is ready, lets it append for a while, kills it; returns its complete output lines. */
     private List<String> runAndKill(Path logDir, SyncMode mode, boolean async, int generation, long appendMillis, int cycle)
             throws Exception {
-        List<String> command = new ArrayList<>();
-        command.add(ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(chronicleFlags());
-        command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx64m", "-Xshare:auto",
-                "-cp", System.getProperty("java.class.path"), KillChild.class.getName(),
-                logDir.toString(), mode.name(), Integer.toString(THREADS), Integer.toString(generation),
-                async ? KillChild.ASYNC : KillChild.SYNC));
-        Path stderr = dir.resolve("child-" + cycle + ".err");
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        BlockingQueue<String> ready = new ArrayBlockingQueue<>(1);
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        Thread reader = new Thread(() -> readAll(child.getInputStream(), output, ready), "child-stdout-" + cycle);
-        reader.start();
-        try {
-            String first = ready.poll(60, TimeUnit.SECONDS);
-            assertNotNull(first, () -> "cycle " + cycle + ": the child never became ready; stderr: " + read(stderr));
-            assertEquals(KillChild.READY, first, () -> "cycle " + cycle + ": stderr: " + read(stderr));
-            Thread.sleep(appendMillis);
-            assertTrue(child.isAlive(), () -> "cycle " + cycle + ": the child died by itself; stderr: " + read(stderr));
-        } finally {
-            child.destroyForcibly(); // SIGKILL on Linux
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the killed child did not exit");
-            reader.join(30_000);
-        }
-        assertEquals(137, child.exitValue(), () -> "cycle " + cycle + ": the child exited otherwise than by SIGKILL; stderr: " + read(stderr));
-        String text;
-        synchronized (output) {
-            text = output.toString(StandardCharsets.US_ASCII);
-        }
-        int lastNewline = text.lastIndexOf('\n');
-        List<String> lines = new ArrayList<>(List.of(text.substring(0, lastNewline + 1).split("\n")));
-        assertEquals(KillChild.READY, lines.remove(0));
-        lines.removeIf(String::isEmpty);
-        return lines; // a line cut by the kill (no newline) was never completely printed: not counted
-    }
-
-    private static void readAll(InputStream in, ByteArrayOutputStream output, BlockingQueue<String> ready) {
-        byte[] buffer = new byte[8192];
-        boolean signalled = false;
-        try (in) {
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                synchronized (output) {
-                    output.write(buffer, 0, n);
-                    if (!signalled) {
-                        String text = output.toString(StandardCharsets.US_ASCII);
-                        int newline = text.indexOf('\n');
-                        if (newline >= 0) {
-                            ready.offer(text.substring(0, newline));
-                            signalled = true;
-                        }
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // The pipe closes when the child dies; what was read is what counts.
-        }
-        if (!signalled) {
-            ready.offer("(no output)");
-        }
+        List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
+        flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx64m", "-Xshare:auto"));
+        List<String> command = ChildJvm.command(flags, KillChild.class, logDir.toString(), mode.name(), Integer.toString(THREADS),
+                Integer.toString(generation), async ? KillChild.ASYNC : KillChild.SYNC);
+        List<String> lines = new ArrayList<>(ChildKill.runAndKill(command, dir.resolve("child-" + cycle + ".err"),
+                Duration.ofSeconds(60), appendMillis, "cycle " + cycle));
+        assertEquals(KillableChild.READY, lines.remove(0), () -> "cycle " + cycle + ": the child's first line");
+        return lines;
     }
 
     /** Reopens the directory with the production layer; checks every acknowledged record and all that replays. */
@@ -214,23 +152,5 @@ class ProcessKillTest {
             assertEquals(ack.getValue(), at, () -> "cycle " + cycle + ": " + id + " replays at another position than acknowledged");
         }
         return acknowledged.size();
-    }
-
-    private static List<String> chronicleFlags() {
-        List<String> flags = new ArrayList<>();
-        for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if (argument.startsWith("--add-opens") || argument.startsWith("--add-exports") || argument.startsWith("-Dchronicle.")) {
-                flags.add(argument);
-            }
-        }
-        return flags.isEmpty() ? CHRONICLE_FLAGS : flags;
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.exists(file) ? Files.readString(file) : "(none)";
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
-        }
     }
 }

@@ -2,6 +2,7 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.commitlog.testkit.ChildJvm;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

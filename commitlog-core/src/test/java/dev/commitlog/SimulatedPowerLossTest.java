@@ -190,7 +190,7 @@ class SimulatedPowerLossTest {
         }
     }
 
-    /** One run: appenders, crash images while they run, then every image reopened and checked (also PipelinedFlushCrashTest's). */
+    /** One run: appenders, crash images while they run, then every image reopened and checked. */
     static final class Scenario {
         private final SyncMode mode;
         /** Append with appendAsync; a record is acknowledged when its completion callback ran. */
@@ -243,14 +243,7 @@ class SimulatedPowerLossTest {
                 int thread = t;
                 threads.add(new Thread(() -> append(thread), "appender-" + t));
             }
-            schedule.start();
-            threads.forEach(Thread::start);
-            schedule.awaitSnapshots();
-            stop = true;
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            schedule.stopCapturing();
+            schedule.runWriters(threads, () -> stop = true);
             live.close();
             if (failure.get() != null) {
                 // The cause in the message too: CI's summary prints the message, not the stack trace.

@@ -3,6 +3,7 @@ package dev.commitlog;
 import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.testkit.CapturedLog;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -130,15 +130,15 @@ public final class Segment {
     }
 
     /**
-     * Writes every page of the mapping once, so that the copy-on-write fault of each page is taken
-     * here, by the thread preparing the segment, and not by an appender: at 112 bytes a record, one
-     * append in 37 would otherwise pay a page copy (measured when it happened: Periodic p99 2.5 us
-     * instead of 0.2 us at one thread, 200-400 us instead of 0.3 us at 64).
+     * Writes every page of the mapping once, so that the copy-on-write fault of each page (the
+     * writable mapping is private) is taken here, by the thread preparing the segment, and not by
+     * an appender: at 112 bytes a record, one append in 37 would otherwise pay a fault and a page
+     * copy, which takes microseconds where a Periodic append takes a fraction of one.
      *
      * <p>The write is a compare-and-swap of the word with itself: it changes nothing, and the JIT
-     * cannot drop it. A plain store of the byte just loaded from the same address is one C2 may
-     * remove as redundant; it did in a build whose pretouch differed only in shape, and then only
-     * the read faults were taken here ({@code PretouchTest} checks that every page is copied).
+     * cannot drop it. A plain store of the value just loaded from the same address is a redundant
+     * store that C2 may remove, which would leave only the read faults to this thread and the
+     * copies to the appenders ({@code PretouchTest} checks that every page is copied).
      */
     public void pretouch() {
         for (int page = 0; page < size; page += PAGE_SIZE) {

@@ -1,5 +1,6 @@
 package dev.commitlog.io;
 
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -82,7 +83,7 @@ public final class CrashImageSchedule {
         this.failure = failure;
     }
 
-    /** Hooks the disk's flushes. Images are taken from {@link #start()} on. */
+    /** Hooks the disk's flushes. Images are taken while {@link #runWriters} runs them. */
     public CrashImageSchedule hookFlushes() {
         disk.onFlush(event -> {
             if (capturing && !event.failed() && flushEvents.incrementAndGet() % flushStride == 0
@@ -94,19 +95,21 @@ public final class CrashImageSchedule {
         return this;
     }
 
-    /** Starts capturing: flush events take images, and the snapshot thread starts. */
-    public void start() {
+    /**
+     * Runs the writers while images are taken: flush events take images and the snapshot thread
+     * runs from before the writers start until it is done (the images reached their target, or
+     * the writers are done); then the writers are asked to stop ({@code stopWriters}) and joined,
+     * and no image is taken after. A writer's failure is the test's to record and check.
+     */
+    public void runWriters(List<Thread> writers, Runnable stopWriters) throws InterruptedException {
         capturing = true;
         snapshotter.start();
-    }
-
-    /** Waits until the snapshot thread is done (the images reached their target, or the writers are done). */
-    public void awaitSnapshots() throws InterruptedException {
+        writers.forEach(Thread::start);
         snapshotter.join();
-    }
-
-    /** No more images from flush events or {@link #takeIfCapturing}. */
-    public void stopCapturing() {
+        stopWriters.run();
+        for (Thread writer : writers) {
+            writer.join();
+        }
         capturing = false;
     }
 

@@ -3,11 +3,9 @@ package dev.commitlog.raft;
 import com.alipay.sofa.jraft.entity.Task;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.raft.RaftTestCluster.Member;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
+import dev.commitlog.testkit.KillableChild;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,12 +22,12 @@ import java.util.concurrent.Semaphore;
  * child prints one line per node, {@code REPLAYED node op op ...} (its state machine in apply
  * order), then {@code READY}. Then it applies operations {@code generation << 32 | seq}
  * ({@code args[1]} is the generation) with up to {@value #IN_FLIGHT} in flight and prints
- * {@code ACK op} from each task's closure once it succeeded (committed on a majority and applied):
- * one write(2) per line, so a line in the pipe survives the kill and a cut line was never printed.
+ * {@code ACK op} from each task's closure once it succeeded (committed on a majority and applied).
+ * It prints through {@link KillableChild}: one write(2) per line, so a line in the pipe survives
+ * the kill and a cut line was never printed.
  */
 public final class RaftKillChild {
     static final String REPLAYED = "REPLAYED";
-    static final String READY = "READY";
     static final String ACK = "ACK";
     private static final int IN_FLIGHT = 64;
     /** A safety net: the child ends itself if nobody kills it. */
@@ -51,7 +49,7 @@ public final class RaftKillChild {
         for (String port : args[3].split(",")) {
             ports.add(Integer.parseInt(port));
         }
-        FileOutputStream out = new FileOutputStream(FileDescriptor.out);
+        KillableChild out = new KillableChild();
         RaftTestCluster cluster = new RaftTestCluster(root, ports, mode, false);
         cluster.startAll();
         Member leader = cluster.awaitLeader(STARTUP_TIMEOUT);
@@ -64,18 +62,17 @@ public final class RaftKillChild {
             for (long op : members.get(i).fsm.ops()) {
                 line.append(' ').append(op);
             }
-            write(out, line.append('\n').toString());
+            out.println(line.toString());
         }
-        write(out, READY + "\n");
+        out.ready();
 
         Thread applier = new Thread(() -> applyForever(leader, generation, out), "applier");
         applier.setDaemon(true);
         applier.start();
-        Thread.sleep(MAX_LIFETIME_MILLIS);
-        Runtime.getRuntime().halt(2);
+        KillableChild.awaitKill(MAX_LIFETIME_MILLIS);
     }
 
-    private static void applyForever(Member leader, int generation, FileOutputStream out) {
+    private static void applyForever(Member leader, int generation, KillableChild out) {
         Semaphore window = new Semaphore(IN_FLIGHT);
         try {
             for (int seq = 0; ; seq++) {
@@ -84,7 +81,7 @@ public final class RaftKillChild {
                 leader.node.apply(new Task(ByteBuffer.allocate(Long.BYTES).putLong(0, op), status -> {
                     if (status.isOk()) {
                         try {
-                            write(out, ACK + " " + op + "\n");
+                            out.println(ACK + " " + op);
                         } catch (IOException e) {
                             Runtime.getRuntime().halt(4);
                         }
@@ -95,13 +92,6 @@ public final class RaftKillChild {
         } catch (Throwable e) {
             e.printStackTrace();
             Runtime.getRuntime().halt(3);
-        }
-    }
-
-    private static void write(FileOutputStream out, String line) throws IOException {
-        byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
-        synchronized (out) {
-            out.write(bytes); // one write(2) on the pipe: whole lines, in acknowledgement order
         }
     }
 }

@@ -162,14 +162,7 @@ final class RaftPowerLossScenario {
                 int group = g;
                 threads.add(new Thread(() -> drive(group, storage), "driver-" + g));
             }
-            schedule.start();
-            threads.forEach(Thread::start);
-            schedule.awaitSnapshots();
-            stop = true;
-            for (Thread thread : threads) {
-                thread.join();
-            }
-            schedule.stopCapturing();
+            schedule.runWriters(threads, () -> stop = true);
         }
         if (failure.get() != null) {
             throw new AssertionError("a thread failed in " + mode + " (seed " + seed + "): " + failure.get(), failure.get());

@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.commitlog.ChildJvm;
 import dev.commitlog.config.SyncMode;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import dev.commitlog.testkit.ChildJvm;
+import dev.commitlog.testkit.ChildKill;
+import dev.commitlog.testkit.KillableChild;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -19,8 +19,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,67 +137,22 @@ class RaftProcessKillTest {
 
     /** Starts the child, waits for its replay report, lets it apply for {@code applyMillis}, kills it; returns what it printed. */
     private Life runAndKill(Path root, String ports, int generation, SyncMode mode, long applyMillis) throws Exception {
-        List<String> command = new ArrayList<>(ChildJvm.jvmFlags());
-        command.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
-        command = ChildJvm.command(command, RaftKillChild.class, root.toString(), Integer.toString(generation), mode.name(), ports);
-        Path stderr = dir.resolve("child-" + generation + ".err");
-        Process child = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
-        StringBuilder output = new StringBuilder();
-        CountDownLatch ready = new CountDownLatch(1);
-        Thread reader = new Thread(() -> readAll(child.getInputStream(), output, ready), "child-stdout-" + generation);
-        reader.start();
-        try {
-            assertTrue(ready.await(90, TimeUnit.SECONDS), () -> "generation " + generation + ": the child never became ready; stderr: "
-                    + tail(stderr));
-            Thread.sleep(applyMillis);
-            assertTrue(child.isAlive(), () -> "generation " + generation + ": the child died by itself; stderr: " + tail(stderr));
-        } finally {
-            child.destroyForcibly(); // SIGKILL on Linux
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "the killed child did not exit");
-            reader.join(30_000);
-        }
-        assertEquals(137, child.exitValue(), () -> "generation " + generation + ": not ended by SIGKILL; stderr: " + tail(stderr));
-        String text;
-        synchronized (output) {
-            text = output.substring(0, output.lastIndexOf("\n") + 1); // a line cut by the kill was never printed whole
-        }
+        List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
+        flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
+        List<String> command = ChildJvm.command(flags, RaftKillChild.class, root.toString(), Integer.toString(generation), mode.name(), ports);
+        List<String> lines = ChildKill.runAndKill(command, dir.resolve("child-" + generation + ".err"), Duration.ofSeconds(90),
+                applyMillis, "generation " + generation);
         List<List<Long>> replayed = new ArrayList<>();
         List<Long> acks = new ArrayList<>();
-        for (String line : text.split("\n")) {
+        for (String line : lines) {
             String[] parts = line.split(" ");
             switch (parts[0]) {
                 case RaftKillChild.REPLAYED -> replayed.add(Arrays.stream(parts).skip(2).map(Long::valueOf).toList());
                 case RaftKillChild.ACK -> acks.add(Long.valueOf(parts[1]));
-                case RaftKillChild.READY -> { }
+                case KillableChild.READY -> { }
                 default -> fail("generation " + generation + ": unexpected line from the child: '" + line + "'");
             }
         }
         return new Life(replayed, acks);
-    }
-
-    private static void readAll(InputStream in, StringBuilder output, CountDownLatch ready) {
-        byte[] buffer = new byte[65536];
-        try (in) {
-            for (int n; (n = in.read(buffer)) > 0; ) {
-                synchronized (output) {
-                    int from = Math.max(0, output.length() - RaftKillChild.READY.length() - 1);
-                    output.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
-                    if (ready.getCount() > 0 && output.indexOf("\n" + RaftKillChild.READY + "\n", from) >= 0) {
-                        ready.countDown();
-                    }
-                }
-            }
-        } catch (IOException e) {
-            // The pipe closes when the child dies; what was read is what counts.
-        }
-    }
-
-    private static String tail(Path file) {
-        try {
-            String text = Files.readString(file);
-            return text.substring(Math.max(0, text.length() - 4000));
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
-        }
     }
 }

@@ -13,6 +13,7 @@ import com.alipay.sofa.jraft.option.RaftOptions;
 import com.alipay.sofa.jraft.storage.LogStorage;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.testkit.CapturedLog;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -74,7 +75,7 @@ class StorageLifecycleTest {
         CommitLogLogStorage first = shared.storage(KEY, new RaftOptions());
         CommitLogLogStorage second = shared.storage(KEY, new RaftOptions());
         assertTrue(first.init(options()));
-        try (CapturedErr err = new CapturedErr()) {
+        try (CapturedLog err = new CapturedLog()) {
             assertFalse(second.init(options()));
             assertTrue(err.text().contains("Raft log storage " + KEY + ": init refused: Raft group key " + KEY
                     + " already has a live log storage"), err.text());
@@ -106,7 +107,7 @@ class StorageLifecycleTest {
         CommitLogLogStorage unused = shared.storage("made-before-close", new RaftOptions());
 
         shared.close();
-        try (CapturedErr err = new CapturedErr()) {
+        try (CapturedLog err = new CapturedLog()) {
             assertFalse(loaded.init(options()), "a group already loaded");
             assertFalse(unused.init(options()), "a storage made before the close");
             assertEquals(2, count(err.text(), "init refused: the shared commit log " + directory + " is closed (RaftCommitLog.close() was called)"),

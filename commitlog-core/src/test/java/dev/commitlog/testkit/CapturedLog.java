@@ -1,4 +1,4 @@
-package dev.commitlog.raft;
+package dev.commitlog.testkit;
 
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -6,15 +6,16 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Captures what is logged through SLF4J during a test: the slf4j-simple binding writes to whatever
- * {@code System.err} is at the time, so this swaps it for a tee (still printing) until closed.
- * Tests run one at a time in the surefire JVM, so the swap is not shared.
+ * Captures what the log writes through SLF4J in tests: the slf4j-simple binding writes to
+ * whatever {@code System.err} is at the time, so this swaps it for a tee (still printing) until
+ * closed. Tests run one at a time in the surefire JVM, so the swap is not shared. In the
+ * test-jar, for other modules' tests too.
  */
-final class CapturedErr implements AutoCloseable {
+public final class CapturedLog implements AutoCloseable {
     private final PrintStream original = System.err;
     private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
 
-    CapturedErr() {
+    public CapturedLog() {
         OutputStream tee = new OutputStream() {
             @Override
             public void write(int b) {
@@ -35,10 +36,20 @@ final class CapturedErr implements AutoCloseable {
         System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
     }
 
-    String text() {
+    public String text() {
         synchronized (captured) {
             return captured.toString(StandardCharsets.UTF_8);
         }
+    }
+
+    /** How many times {@code fragment} occurs in what was logged. */
+    public int count(String fragment) {
+        String text = text();
+        int count = 0;
+        for (int at = text.indexOf(fragment); at >= 0; at = text.indexOf(fragment, at + 1)) {
+            count++;
+        }
+        return count;
     }
 
     @Override

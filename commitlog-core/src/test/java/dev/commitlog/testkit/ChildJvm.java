@@ -1,4 +1,4 @@
-package dev.commitlog;
+package dev.commitlog.testkit;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * Starts a main class of the test sources in a child JVM with the same class path and JVM flags.
- * Public for other modules' tests (commitlog-raft's process kills), through the test-jar.
+ * In the test-jar, for other modules' tests too (commitlog-raft's process kills).
  */
 public final class ChildJvm {
     private ChildJvm() {
