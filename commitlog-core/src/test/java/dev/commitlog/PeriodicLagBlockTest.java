@@ -6,6 +6,7 @@ import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SimulatedDisk;
 import dev.commitlog.io.StorageLayer;
+import dev.commitlog.testkit.CapturedLog;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
