@@ -540,7 +540,7 @@ public final class CommitLog implements AutoCloseable {
      */
     public LogTailer tailer(long fromPosition) throws IOException {
         checkOpen();
-        return SegmentTailer.open(storage, config.directory(), syncer::durablePosition, () -> closeFinished, fromPosition);
+        return SegmentTailer.open(storage, config.directory(), reader.mappings(), syncer::durablePosition, () -> closeFinished, fromPosition);
     }
 
     /**
