@@ -71,12 +71,7 @@ public final class SegmentMappings {
             if (closed) {
                 throw new IllegalStateException("the commit log is closed");
             }
-            SegmentMapping[] table = mappings;
-            if (table.length > 0 && table[0].end <= discarded) {
-                dropBelow(discarded);
-                continue;
-            }
-            SegmentMapping found = find(table, position);
+            SegmentMapping found = find(liveTable(discarded), position);
             if (found == null) {
                 return mapHolding(position);
             }
@@ -97,12 +92,7 @@ public final class SegmentMappings {
     SegmentMapping segment(long segmentId, long base) throws IOException {
         long discarded = refuseDiscarded(base);
         while (true) {
-            SegmentMapping[] table = mappings;
-            if (table.length > 0 && table[0].end <= discarded) {
-                dropBelow(discarded);
-                continue;
-            }
-            SegmentMapping found = find(table, base);
+            SegmentMapping found = find(liveTable(discarded), base);
             if (found == null || found.segmentId != segmentId || found.base != base) {
                 return mapSegment(segmentId, base);
             }
@@ -114,11 +104,17 @@ public final class SegmentMappings {
 
     /** Drops the mappings wholly below the discarded position (each unmapped once no user holds it). */
     void dropDiscarded() {
+        liveTable(discardedBelow.getAsLong());
+    }
+
+    /** The table, once the mappings wholly below {@code discarded} are dropped from it (a read of a volatile when none is). */
+    private SegmentMapping[] liveTable(long discarded) {
         SegmentMapping[] table = mappings;
-        long discarded = discardedBelow.getAsLong();
         if (table.length > 0 && table[0].end <= discarded) {
             dropBelow(discarded);
+            table = mappings;
         }
+        return table;
     }
 
     /** Refuses a discarded {@code position} (dropping what lies below the discard); returns the discarded position. */
