@@ -61,7 +61,7 @@ final class LogReads implements AutoCloseable {
 
     LogTailer tailer(long fromPosition) throws IOException {
         state.checkOpen();
-        return SegmentTailer.open(storage, directory, durablePosition, state::isCloseFinished, fromPosition);
+        return SegmentTailer.open(storage, directory, reader.mappings(), durablePosition, state::isCloseFinished, fromPosition);
     }
 
     byte[] readAt(long position) {

@@ -16,9 +16,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Assumptions and guarantees:
  * <ul>
- *   <li>One thread uses a tailer at a time. It reads the segment files through its own read-only
- *       mappings, never the writer's, so it needs no coordination with appenders or the sync
- *       thread: its only input from the log is the durable position (a volatile read).</li>
+ *   <li>One thread uses a tailer at a time. It reads the segment files through read-only
+ *       mappings (the log's, shared with {@code readAt}), never the writer's, so it needs no
+ *       coordination with appenders or the sync thread: its only input from the log is the durable
+ *       position (a volatile read).</li>
  *   <li>Never returns a record at or past the durable position read at the start of the poll: only
  *       what a crash cannot take back. Every frame is verified (checksum) before it is returned; a
  *       bad one below the durable position is damage after the flush and throws
@@ -33,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  *       {@link RecordHandler} for what the view allows) or a Chronicle {@code Bytes}
  *       ({@link #pollBytes(BytesRecordHandler, int)}).</li>
  *   <li>No allocation per record: one frame scanner and one view, re-pointed at each record; a
- *       mapping (and a {@code ByteBuffer} view) per segment.</li>
+ *       {@code ByteBuffer} view per segment, on a mapping made once per segment for the whole log
+ *       and kept until its segment is discarded or the log closes.</li>
  *   <li>Waiting: a timed poll spins briefly, then parks for growing intervals (10 us doubling to
  *       1 ms), re-reading the durable position each time. The sync thread does not know tailers
  *       exist, so the flush path pays nothing for them; the cost is up to 1 ms of extra latency
@@ -73,7 +75,10 @@ public interface LogTailer extends AutoCloseable {
      */
     long position();
 
-    /** Unmaps the segment being read. Idempotent. */
+    /**
+     * Releases the segment being read: its mapping goes once the log no longer keeps it (its
+     * segment discarded, or the log closed) and no other reader uses it. Idempotent.
+     */
     @Override
     void close();
 }

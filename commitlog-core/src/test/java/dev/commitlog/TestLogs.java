@@ -32,8 +32,17 @@ final class TestLogs {
     static final CorruptionListener NO_DAMAGE = (file, offset, position, reason, action) ->
             fail("unexpected damage report at " + file + " offset " + offset + ": " + reason);
     /** Reopening reports nothing but a torn tail (a crash image may hold one). */
-    static final CorruptionListener TAIL_ONLY = (file, offset, position, reason, action) ->
-            assertTrue(reason.startsWith("torn tail"), "only a torn tail may be reported, got: " + reason);
+    static final CorruptionListener TAIL_ONLY = new CorruptionListener() {
+        @Override
+        public void onCorruption(Path file, long offset, long position, CorruptionListener.Damage damage, String reason, String action) {
+            assertEquals(CorruptionListener.Damage.TORN_TAIL, damage, () -> "only a torn tail may be reported, got: " + reason);
+        }
+
+        @Override
+        public void onCorruption(Path file, long offset, long position, String reason, String action) {
+            fail("a report without its kind of damage: " + reason);
+        }
+    };
 
     private TestLogs() {
     }

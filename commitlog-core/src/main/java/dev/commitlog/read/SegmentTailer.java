@@ -2,24 +2,21 @@ package dev.commitlog.read;
 
 import dev.commitlog.BytesRecordHandler;
 import dev.commitlog.CorruptLogException;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.LogTailer;
 import dev.commitlog.PositionDiscardedException;
 import dev.commitlog.RecordHandler;
 import dev.commitlog.format.SegmentDescriptor;
-import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.replay.FrameBoundaries;
 import dev.commitlog.replay.FrameScanner;
 import dev.commitlog.replay.LogPositions;
-import dev.commitlog.replay.LogWalker;
 import dev.commitlog.replay.RecordViews;
 import dev.commitlog.segment.SegmentHeader;
-import dev.commitlog.segment.SegmentHeaderException;
 import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -29,10 +26,11 @@ import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.bytes.VanillaBytes;
 
 /**
- * The {@link LogTailer} over segment files: reads them through its own read-only mappings, one
- * segment at a time, with one {@link FrameScanner} and one view re-pointed at each record (nothing
- * allocated per record). The guarantees are {@link LogTailer}'s; how each is kept is said where it
- * is kept.
+ * The {@link LogTailer} over segment files: reads them one segment at a time through the log's
+ * table of read-only mappings ({@link SegmentMappings}, shared with random reads), holding a
+ * reference to the segment it is on, with one {@link FrameScanner} and one view re-pointed at each
+ * record (nothing allocated per record). The guarantees are {@link LogTailer}'s; how each is kept
+ * is said where it is kept.
  */
 public final class SegmentTailer implements LogTailer {
     private static final int SPINS = 100;
@@ -41,6 +39,7 @@ public final class SegmentTailer implements LogTailer {
 
     private final StorageLayer storage;
     private final Path directory;
+    private final SegmentMappings mappings;
     private final LongSupplier durablePosition;
     private final BooleanSupplier logClosed;
     private final FrameScanner scanner = new FrameScanner();
@@ -48,22 +47,27 @@ public final class SegmentTailer implements LogTailer {
     /** Records below this are read past, not returned. */
     private final long from;
 
-    /** The mapped segment being read, or null until the next one is opened. */
-    private SegmentFile file;
+    /**
+     * The segment being read, with this tailer's reference to its mapping (so the mapping outlives
+     * a discard of its file or the close of the log), or null until the next one is opened.
+     */
+    private SegmentMapping segment;
     private BytesStore<?, ?> store;
-    /** A read-only view on {@link #file}'s mapping, re-pointed at each record; its byte order is kept across segments. */
+    /** A read-only view on {@link #segment}'s mapping, re-pointed at each record; its byte order is kept across segments. */
     private ByteBuffer bufferView;
     private ByteOrder bufferOrder = ByteOrder.BIG_ENDIAN;
-    /** The id and base position of {@link #file}, or of the segment to open next. */
+    /** The id and base position of {@link #segment}, or of the segment to open next. */
     private long segmentId;
     private long base;
-    /** The next frame's offset in {@link #file}. */
+    /** The next frame's offset in {@link #segment}. */
     private int offset;
     private boolean closed;
 
-    private SegmentTailer(StorageLayer storage, Path directory, LongSupplier durablePosition, BooleanSupplier logClosed, long from) {
+    private SegmentTailer(StorageLayer storage, Path directory, SegmentMappings mappings, LongSupplier durablePosition,
+                          BooleanSupplier logClosed, long from) {
         this.storage = storage;
         this.directory = directory;
+        this.mappings = mappings;
         this.durablePosition = durablePosition;
         this.logClosed = logClosed;
         this.from = from;
@@ -72,17 +76,18 @@ public final class SegmentTailer implements LogTailer {
     /**
      * A tailer that returns the records at or after {@code from}.
      *
+     * @param mappings        the log's table of read-only mappings ({@link RecordReader#mappings()})
      * @param durablePosition the log's durable position
      * @param logClosed       true once the log is closed and its durable position final
      * @throws IllegalArgumentException   if {@code from} is negative, past the durable position, or
      *                                    not a frame boundary (inside a record, a header, or past an end marker)
      * @throws PositionDiscardedException if {@code from} lies before the oldest segment in the log
      */
-    public static SegmentTailer open(StorageLayer storage, Path directory, LongSupplier durablePosition, BooleanSupplier logClosed,
-                                 long from) throws IOException {
+    public static SegmentTailer open(StorageLayer storage, Path directory, SegmentMappings mappings, LongSupplier durablePosition,
+                                     BooleanSupplier logClosed, long from) throws IOException {
         long durable = durablePosition.getAsLong();
         LogPositions.requireAtMostDurable(from, durable, "a tailer starts at or below the durable position and waits for more");
-        SegmentTailer tailer = new SegmentTailer(storage, directory, durablePosition, logClosed, from);
+        SegmentTailer tailer = new SegmentTailer(storage, directory, mappings, durablePosition, logClosed, from);
         try {
             tailer.seek();
             tailer.startAtFrom(durable);
@@ -103,7 +108,7 @@ public final class SegmentTailer implements LogTailer {
             return;
         }
         int at = (int) (from - base);
-        FrameBoundaries.requireFrameStart(scanner, file.path(), base, at);
+        FrameBoundaries.requireFrameStart(scanner, segment.path(), base, at);
         offset = at;
     }
 
@@ -165,7 +170,7 @@ public final class SegmentTailer implements LogTailer {
         long limit = durablePosition.getAsLong();
         int delivered = 0;
         while (delivered < maxRecords) {
-            if (file == null && !openNext(limit)) {
+            if (segment == null && !openNext(limit)) {
                 break;
             }
             long position = base + offset;
@@ -182,7 +187,7 @@ public final class SegmentTailer implements LogTailer {
                 }
                 case ABORTED -> offset += scanner.alignedLength();
                 case END -> nextSegment();
-                case UNWRITTEN, BAD -> throw new CorruptLogException(file.path(), offset, position,
+                case UNWRITTEN, BAD -> throw new CorruptLogException(segment.path(), offset, position, Damage.BAD_FRAME,
                         scanner.reason() == null ? "no frame below the durable position" : scanner.reason(),
                         "the file changed after it was flushed");
                 default -> throw new IllegalStateException();
@@ -221,14 +226,14 @@ public final class SegmentTailer implements LogTailer {
 
     @Override
     public long position() {
-        return Math.max(from, base + (file == null ? 0 : offset));
+        return Math.max(from, base + (segment == null ? 0 : offset));
     }
 
     private void deliver(RecordHandler buffers, BytesRecordHandler bytes, long position) {
         int payload = scanner.payloadOffset();
         if (buffers != null) {
             if (bufferView == null) {
-                bufferView = file.buffer().asReadOnlyBuffer().order(bufferOrder);
+                bufferView = segment.buffer().asReadOnlyBuffer().order(bufferOrder);
             }
             RecordViews.point(bufferView, payload, scanner.payloadLength());
             buffers.onRecord(position, bufferView);
@@ -243,38 +248,24 @@ public final class SegmentTailer implements LogTailer {
         if (base >= limit) {
             return false; // nothing in it is durable yet (it may not even exist yet)
         }
-        Path path = directory.resolve(SegmentDescriptor.fileName(segmentId));
-        SegmentFile next;
-        try {
-            next = storage.open(path, false);
-        } catch (NoSuchFileException e) {
-            throw new PositionDiscardedException(base, oldestPosition());
-        }
-        SegmentHeader header;
-        try {
-            header = SegmentHeader.decode(next.buffer(), segmentId, next.size());
-        } catch (SegmentHeaderException e) {
-            next.close();
-            throw new CorruptLogException(path, 0, base, LogWalker.DAMAGED_HEADER + e.getMessage(), "the tailer cannot go past it");
-        }
-        if (header.basePosition() != base) {
-            next.close();
-            throw new CorruptLogException(path, 0, base, "segment starts at log position " + header.basePosition() + ", expected " + base,
-                    "the tailer cannot go past it");
-        }
-        file = next;
-        store = BytesStore.wrap(next.buffer());
-        scanner.reset(next.buffer(), base);
+        segment = mappings.segment(segmentId, base);
+        store = BytesStore.wrap(segment.buffer());
+        scanner.reset(segment.buffer(), base);
         offset = SegmentDescriptor.HEADER_LENGTH;
         return true;
     }
 
     /** Past an end marker: the next segment starts where this one ends. */
     private void nextSegment() {
-        base += file.size();
+        base = segment.end;
         segmentId++;
-        file.close();
-        file = null;
+        releaseSegment();
+        mappings.dropDiscarded(); // a segment discarded while it was read is unmapped now, not at the next lookup
+    }
+
+    private void releaseSegment() {
+        segment.release();
+        segment = null;
         store = null;
         dropBufferView();
     }
@@ -286,24 +277,12 @@ public final class SegmentTailer implements LogTailer {
         }
     }
 
-    private long oldestPosition() throws IOException {
-        for (SegmentRef ref : SegmentRef.list(storage, directory)) {
-            SegmentHeader header = ref.readHeader(storage);
-            if (header != null) {
-                return header.basePosition();
-            }
-        }
-        return base;
-    }
-
     @Override
     public void close() {
         if (!closed) {
             closed = true;
-            if (file != null) {
-                file.close();
-                file = null;
-                dropBufferView();
+            if (segment != null) {
+                releaseSegment();
             }
         }
     }

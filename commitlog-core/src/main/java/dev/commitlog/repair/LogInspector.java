@@ -2,6 +2,7 @@ package dev.commitlog.repair;
 
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.CorruptionListener;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.io.SegmentFile;
@@ -25,9 +26,6 @@ import java.util.List;
  * and no lock is taken, so a live log can be read too: its files hold only flushed data.
  */
 public final class LogInspector {
-    /** Starts the reason of damage that makes a whole segment file unreadable: its header does not verify. */
-    public static final String DAMAGED_HEADER = LogWalker.DAMAGED_HEADER;
-
     /** One segment file: its decoded header, or why the header cannot be trusted ({@code header} is then null). */
     public record SegmentInfo(SegmentRef ref, long fileSize, SegmentHeader header, String headerProblem) {
     }
@@ -59,7 +57,10 @@ public final class LogInspector {
          */
         boolean onRecord(long position, ByteBuffer payload);
 
-        /** Damage met: a torn tail ({@link #isTornTail}) or corruption the policy went past. */
+        /**
+         * Damage met: a torn tail or corruption the policy went past. Ignored unless overridden;
+         * an observer that tells them apart overrides the method that carries the {@link Damage} kind.
+         */
         @Override
         default void onCorruption(Path file, long offset, long position, String reason, String action) {
         }
@@ -112,11 +113,6 @@ public final class LogInspector {
         } catch (Stop stop) {
             return new Summary(walker.records(), walker.damaged(), -1, tailFrom, true);
         }
-    }
-
-    /** Whether a reason reported by a walk is a torn tail (where the log ends) rather than corruption. */
-    public static boolean isTornTail(String reason) {
-        return reason.startsWith(LogWalker.TORN_TAIL);
     }
 
     /** Hands each record to the observer through one read-only view per segment. */

@@ -1,6 +1,7 @@
 package dev.commitlog.replay;
 
 import dev.commitlog.CorruptLogException;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.format.SegmentDescriptor;
 import java.nio.file.Path;
 
@@ -47,7 +48,7 @@ public final class FrameBoundaries {
                     at = next;
                 }
                 case END -> throw pastEndMarker(position, base + at, base + scanner.segmentSize());
-                default -> throw new CorruptLogException(file, at, base + at,
+                default -> throw new CorruptLogException(file, at, base + at, Damage.BAD_FRAME,
                         scanner.reason() == null ? "no frame below the durable position" : scanner.reason(),
                         "the file changed after it was flushed");
             }

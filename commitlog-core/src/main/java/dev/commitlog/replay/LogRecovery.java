@@ -2,6 +2,7 @@ package dev.commitlog.replay;
 
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.CorruptionListener;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.disk.ZeroFill;
 import dev.commitlog.format.SegmentDescriptor;
@@ -132,19 +133,21 @@ public final class LogRecovery {
     public static void checkHeadersAfterEnd(List<SegmentRef> after, long end, ReplayPolicy policy, CorruptionListener listener,
                                              StorageLayer storage) throws IOException {
         for (SegmentRef ref : after) {
-            String damage;
+            String reason;
             try (SegmentFile file = storage.open(ref.path(), false)) {
                 SegmentHeader.decode(file.buffer(), ref.id(), file.size());
                 continue;
             } catch (SegmentHeaderException e) {
-                damage = LogWalker.DAMAGED_HEADER + e.getMessage();
+                reason = LogWalker.DAMAGED_HEADER + e.getMessage();
             }
             if (policy == ReplayPolicy.STRICT) {
-                throw new CorruptLogException(ref.path(), 0, end, damage + " (a file after the end of the log, at position " + end + ")",
+                throw new CorruptLogException(ref.path(), 0, end, Damage.DAMAGED_HEADER,
+                        reason + " (a file after the end of the log, at position " + end + ")",
                         "commitlog_replay_policy: strict refuses it; move the file out of the log directory (keep it for inspection), "
                                 + "or open under tolerate_tail or skip_corrupt, which report it and delete it");
             }
-            listener.onCorruption(ref.path(), 0, end, damage, "deleted: it follows the end of the log at position " + end);
+            listener.onCorruption(ref.path(), 0, end, Damage.DAMAGED_HEADER, reason,
+                    "deleted: it follows the end of the log at position " + end);
         }
     }
 

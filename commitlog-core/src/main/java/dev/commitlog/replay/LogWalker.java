@@ -2,6 +2,7 @@ package dev.commitlog.replay;
 
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.CorruptionListener;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
@@ -18,15 +19,16 @@ import java.util.List;
  * what was never flushed, and everything below {@code tailFrom} (the highest durable mark any
  * segment header carries, see {@code SegmentDescriptor}) was flushed. So an unwritten or bad frame
  * at or after {@code tailFrom} is where the log ends; one before it is damage, handled by the
- * {@link ReplayPolicy}.
+ * {@link ReplayPolicy}. Each report and each refusal carries its {@link Damage} kind, decided here,
+ * where the walk knows it; callers act on the kind, never on the reason's text.
  */
 public final class LogWalker {
     private static final String ADVICE = "To open the log anyway, set commitlog_replay_policy: skip_corrupt (skips and reports "
             + "each damaged record) or cut the log at this position with java -jar commitlog-tools.jar truncate-after DIR POSITION "
             + "(keeps a backup of what it cuts)";
-    /** Starts the reason of a bad frame that ends the log (at or after the durable mark). */
-    public static final String TORN_TAIL = "torn tail: ";
-    /** Starts the reason of a segment file whose header does not verify (the whole file is unreadable). */
+    /** Starts the reason of a {@link Damage#TORN_TAIL}: text for people, who read it in reports and logs. */
+    private static final String TORN_TAIL = "torn tail: ";
+    /** Starts the reason of a {@link Damage#DAMAGED_HEADER}; text only: code decides by the kind. */
     public static final String DAMAGED_HEADER = "damaged segment header: ";
 
     /** Where and why a walk ended. */
@@ -81,18 +83,19 @@ public final class LogWalker {
                 try {
                     header = SegmentHeader.decode(file.buffer(), ref.id(), file.size());
                 } catch (SegmentHeaderException e) {
-                    damage(ref, 0, Math.max(expectedBase, 0), DAMAGED_HEADER + e.getMessage(), "segment skipped");
+                    damage(ref, 0, Math.max(expectedBase, 0), Damage.DAMAGED_HEADER, DAMAGED_HEADER + e.getMessage(),
+                            "segment skipped");
                     continue;
                 }
                 if (expectedBase >= 0 && header.basePosition() < expectedBase) {
                     // Positions already walked (a copied or misnamed segment): replaying it would hand
                     // records out of order or twice, so it is skipped whole. Found by ReplayFuzzTest.
-                    damage(ref, 0, expectedBase, "segment starts at log position " + header.basePosition()
+                    damage(ref, 0, expectedBase, Damage.OVERLAP, "segment starts at log position " + header.basePosition()
                             + ", inside positions an earlier segment already holds (up to " + expectedBase + ")", "segment skipped");
                     continue;
                 }
                 if (expectedBase >= 0 && header.basePosition() != expectedBase) {
-                    damage(ref, 0, expectedBase, "log positions " + expectedBase + " to " + header.basePosition()
+                    damage(ref, 0, expectedBase, Damage.GAP, "log positions " + expectedBase + " to " + header.basePosition()
                             + " are missing (a segment file is gone or was renamed)", "gap skipped");
                 }
                 if (progress != null && !progress.started()) {
@@ -164,20 +167,22 @@ public final class LogWalker {
                         // Never flushed, so a crash may have torn or lost it: this is where the log ends.
                         if (kind == FrameScanner.Kind.BAD) {
                             if (policy == ReplayPolicy.STRICT) {
-                                throw new CorruptLogException(ref.path(), offset, position, TORN_TAIL + reason, ADVICE);
+                                throw new CorruptLogException(ref.path(), offset, position, Damage.TORN_TAIL, TORN_TAIL + reason,
+                                        ADVICE);
                             }
                             damaged++;
-                            listener.onCorruption(ref.path(), offset, position, TORN_TAIL + reason,
+                            listener.onCorruption(ref.path(), offset, position, Damage.TORN_TAIL, TORN_TAIL + reason,
                                     "log ends here; the unflushed tail after it is discarded");
                         }
                         return new End(position, index, offset, true);
                     }
                     // Below the durable mark this data was flushed once: a crash cannot explain it.
-                    damage(ref, offset, position, reason, "record skipped");
+                    damage(ref, offset, position, Damage.BAD_FRAME, reason, "record skipped");
                     int next = scanner.resync(offset);
                     if (next < 0) {
-                        listener.onCorruption(ref.path(), offset, position, "no valid frame after the damage in this segment",
-                                "rest of segment skipped");
+                        // The same damage, reported once more: what follows it in this segment is lost too.
+                        listener.onCorruption(ref.path(), offset, position, Damage.BAD_FRAME,
+                                "no valid frame after the damage in this segment", "rest of segment skipped");
                         return null;
                     }
                     offset = next;
@@ -195,12 +200,12 @@ public final class LogWalker {
     }
 
     /** Damage where a crash cannot explain it: the policy decides. */
-    private void damage(SegmentRef ref, long offset, long position, String reason, String action) {
+    private void damage(SegmentRef ref, long offset, long position, Damage kind, String reason, String action) {
         damaged++;
         if (policy != ReplayPolicy.SKIP_CORRUPT) {
-            throw new CorruptLogException(ref.path(), offset, position, reason, ADVICE);
+            throw new CorruptLogException(ref.path(), offset, position, kind, reason, ADVICE);
         }
-        listener.onCorruption(ref.path(), offset, position, reason, action);
+        listener.onCorruption(ref.path(), offset, position, kind, reason, action);
     }
 
     public long records() {

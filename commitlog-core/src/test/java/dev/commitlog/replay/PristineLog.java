@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -114,11 +116,26 @@ final class PristineLog {
                 records.put(log.append(payload, 0, payload.length), payload);
             }
             end = log.durablePosition();
+            awaitPreparedSegment(disk, SegmentDescriptor.fileName(end / SEGMENT_SIZE + 1));
         }
         NavigableMap<String, byte[]> files = new TreeMap<>();
         for (String name : disk.fileNames()) {
             files.put(name, disk.durableBytes(name));
         }
         return new PristineLog(files, records, end);
+    }
+
+    /**
+     * The allocator prepares the segment after the tail in the background; without this wait the
+     * image would hold it or not by the timing of the close.
+     */
+    private static void awaitPreparedSegment(SimulatedDisk disk, String name) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (disk.durableBytes(name) == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the allocator did not prepare " + name + " within 30 s");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 }

@@ -5,6 +5,7 @@ import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
 import dev.commitlog.BytesRecordHandler;
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.CorruptionListener;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.format.RecordDescriptor;
@@ -219,11 +220,32 @@ final class ReplayProperties {
         }
     }
 
+    /**
+     * Checks each report: located, with a reason and an action, and of a kind the policy reports
+     * rather than throws ({@code strict} reports nothing; {@code tolerate_tail} only a torn tail
+     * and a damaged header after the end of the log, which the tools print as notices).
+     */
     private CorruptionListener listener(String stage, SimulatedDisk disk) {
-        return (file, offset, position, reason, action) -> {
-            checkLocated(stage + " report", file, offset, position, reason, disk);
-            if (action == null || action.isBlank()) {
-                throw violation(stage + ": a report at " + position + " says nothing about what was done");
+        return new CorruptionListener() {
+            @Override
+            public void onCorruption(Path file, long offset, long position, Damage damage, String reason, String action) {
+                checkLocated(stage + " report", file, offset, position, reason, disk);
+                if (action == null || action.isBlank()) {
+                    throw violation(stage + ": a report at " + position + " says nothing about what was done");
+                }
+                boolean reported = switch (policy) {
+                    case STRICT -> false;
+                    case TOLERATE_TAIL -> damage == Damage.TORN_TAIL || damage == Damage.DAMAGED_HEADER;
+                    case SKIP_CORRUPT -> damage != null;
+                };
+                if (!reported) {
+                    throw violation(stage + ": " + damage + " reported, not thrown, under " + policy + ": " + reason);
+                }
+            }
+
+            @Override
+            public void onCorruption(Path file, long offset, long position, String reason, String action) {
+                throw violation(stage + ": a report without its kind of damage at " + position + ": " + reason);
             }
         };
     }
@@ -233,6 +255,9 @@ final class ReplayProperties {
             throw violation(stage + " threw under skip_corrupt, which must report and go on: " + e.getMessage());
         }
         checkLocated(stage + " exception", e.file(), e.offset(), e.position(), e.reason(), disk);
+        if (e.damage() == null) {
+            throw violation(stage + ": the exception does not say what kind of damage it is: " + e.getMessage());
+        }
         if (!e.getMessage().contains("log position " + e.position()) || !e.getMessage().contains(e.file().toString())) {
             throw violation(stage + ": the exception's message does not name the file and position: " + e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.commitlog.tools;
 
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.repair.LogInspector;
@@ -114,12 +115,12 @@ final class DumpCommand implements Callable<Integer> {
         }
 
         @Override
-        public void onCorruption(Path file, long offset, long position, String reason, String action) {
+        public void onCorruption(Path file, long offset, long position, Damage damage, String reason, String action) {
             if (position < from) {
                 return; // before the range asked for
             }
             damaged++;
-            String kind = LogInspector.isTornTail(reason) ? "TORN TAIL" : "DAMAGE";
+            String kind = damage == Damage.TORN_TAIL ? "TORN TAIL" : "DAMAGE";
             out.println(kind + " at " + Where.at(position, file, offset) + ": " + reason + "; " + action);
         }
     }

@@ -1,6 +1,7 @@
 package dev.commitlog.tools;
 
 import dev.commitlog.CorruptLogException;
+import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.repair.LogInspector;
 import dev.commitlog.segment.SegmentHeader;
@@ -48,7 +49,7 @@ final class VerifyCommand implements Callable<Integer> {
         try {
             summary = new LogInspector().walk(directory, 0, policy, verdict);
         } catch (CorruptLogException e) {
-            boolean torn = LogInspector.isTornTail(e.reason());
+            boolean torn = e.damage() == Damage.TORN_TAIL;
             out.println((torn ? "TORN TAIL" : "CORRUPT") + " at " + Where.at(e.position(), e.file(), e.offset()) + ": " + e.reason());
             out.println("the log does not open under commitlog_replay_policy: " + policyName + " (" + verdict.span.records()
                     + " records verified before it); to go on: " + wayForward(directory, e, torn));
@@ -75,7 +76,7 @@ final class VerifyCommand implements Callable<Integer> {
      */
     private static String wayForward(Path directory, CorruptLogException e, boolean torn) throws IOException {
         String truncate = "truncate-after " + directory + " " + e.position();
-        if (!e.reason().startsWith(LogInspector.DAMAGED_HEADER)) {
+        if (e.damage() != Damage.DAMAGED_HEADER) {
             return truncate + " (backs up what it cuts)" + (torn ? "" : ", or open with commitlog_replay_policy: skip_corrupt");
         }
         List<LogInspector.SegmentInfo> segments = new LogInspector().segments(directory);
@@ -104,9 +105,9 @@ final class VerifyCommand implements Callable<Integer> {
         }
 
         @Override
-        public void onCorruption(Path file, long offset, long position, String reason, String action) {
+        public void onCorruption(Path file, long offset, long position, Damage damage, String reason, String action) {
             // Under tolerate_tail only a torn tail, and damaged headers of files after the end, are reported; everything else throws.
-            if (LogInspector.isTornTail(reason)) {
+            if (damage == Damage.TORN_TAIL) {
                 tornTail = "TORN TAIL at " + Where.at(position, file, offset) + ": " + reason;
             } else {
                 afterEnd.add("DAMAGE AFTER THE END in " + file.getFileName() + ": " + reason);

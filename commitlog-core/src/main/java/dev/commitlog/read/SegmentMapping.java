@@ -1,0 +1,54 @@
+package dev.commitlog.read;
+
+import dev.commitlog.io.SegmentFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A read-only mapping of one segment file with its reference count: one reference for the
+ * {@link SegmentMappings} table while the table holds it, one for each user (a read in progress, a
+ * tailer on the segment). The file is unmapped when the count drops to zero, and never before.
+ */
+final class SegmentMapping {
+    final SegmentFile file;
+    final long segmentId;
+    /** The log position of the file's first byte. */
+    final long base;
+    /** The log position just past the file's last byte: the next segment's base. */
+    final long end;
+    private final AtomicInteger refs = new AtomicInteger(1);
+
+    /** A mapping with one reference, its creator's. */
+    SegmentMapping(SegmentFile file, long segmentId, long base) {
+        this.file = file;
+        this.segmentId = segmentId;
+        this.base = base;
+        this.end = base + file.size();
+    }
+
+    ByteBuffer buffer() {
+        return file.buffer();
+    }
+
+    Path path() {
+        return file.path();
+    }
+
+    /** Takes one more reference; false if the count already reached zero (the file is unmapped). */
+    boolean acquire() {
+        for (int n = refs.get(); n > 0; n = refs.get()) {
+            if (refs.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Gives one reference back; the last one unmaps the file. */
+    void release() {
+        if (refs.decrementAndGet() == 0) {
+            file.close();
+        }
+    }
+}
