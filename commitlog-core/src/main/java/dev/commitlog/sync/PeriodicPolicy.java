@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,9 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>How appenders know the lag without a lock or an allocation: {@link #oldestUnsyncedNanos} holds
  * a time no later than the acknowledgment of any acknowledged record not yet durable, or
- * {@link #NONE} when there is none. An appender reads it (one volatile load, beside the
- * {@code System.nanoTime()} it already reads); if it is unset, the appender sets it to its own time
- * with one compare-and-swap, which happens once per pass, not once per append. The sync thread
+ * {@link #NONE} when there is none. An appender reads it (one volatile load, beside the clock it
+ * already reads); if it is unset, the appender sets it to its own time with one compare-and-swap,
+ * which happens once per pass, not once per append. The sync thread
  * moves it forward only after a pass that reached its target ({@link #passCovered}): to the pass's
  * start if anything was appended past the new durable position (everything there was claimed after
  * the pass read its target, so acknowledged after the pass began), otherwise to unset. Over-stating
@@ -69,31 +70,36 @@ final class PeriodicPolicy implements SyncPolicy {
     private final long periodNanos;
     private final long lagBlockNanos;
     private final MetricsRecorder metrics;
-    /** The lag clock (System.nanoTime), or NONE; see the class comment. */
+    /** Every time this policy reads: System.nanoTime in a log; a test sets when passes fall due and how old an append is. */
+    private final LongSupplier clock;
+    /** The lag clock (read from {@link #clock}), or NONE; see the class comment. */
     private volatile long oldestUnsyncedNanos = NONE;
     /** When the next pass is due. Sync thread only. */
     private long nextPassNanos;
-    private final AtomicLong lastWarnedNanos = new AtomicLong(System.nanoTime() - WARN_INTERVAL_NANOS);
+    private final AtomicLong lastWarnedNanos;
     /** Made once, so that a pass allocates nothing. */
     private final FlushControl.PassCovered onCovered = this::passCovered;
 
-    PeriodicPolicy(Duration period, Duration lagBlock, MetricsRecorder metrics) {
+    PeriodicPolicy(Duration period, Duration lagBlock, MetricsRecorder metrics, LongSupplier clock) {
         this.periodNanos = period.toNanos();
         this.lagBlockNanos = lagBlock.toNanos();
         this.metrics = metrics;
-        this.nextPassNanos = System.nanoTime() + periodNanos;
+        this.clock = clock;
+        long now = clock.getAsLong();
+        this.nextPassNanos = now + periodNanos;
+        this.lastWarnedNanos = new AtomicLong(now - WARN_INTERVAL_NANOS);
     }
 
     @Override
     public void awaitWork(FlushControl control) {
         // A blocked appender's request cuts it short.
-        control.parkUntil(FlushControl.Wake.REQUEST, Math.max(0, nextPassNanos - System.nanoTime()));
+        control.parkUntil(FlushControl.Wake.REQUEST, Math.max(0, nextPassNanos - clock.getAsLong()));
     }
 
     /** A pass; the next is due a period after this one began (at once if this one takes longer). */
     @Override
     public FlushAttempt flush(FlushControl control) {
-        long started = System.nanoTime();
+        long started = clock.getAsLong();
         FlushAttempt attempt = control.flushPass(started, onCovered);
         if (attempt != FlushAttempt.BUSY) {
             nextPassNanos = started + periodNanos;
@@ -148,7 +154,7 @@ final class PeriodicPolicy implements SyncPolicy {
 
     @Override
     public void afterAppend(FlushControl control, long endPosition, Waiter waiter) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long oldest = oldestUnsyncedNanos; // volatile load, after our frame's claim (a full fence)
         if (oldest == NONE) {
             if (OLDEST_UNSYNCED.compareAndSet(this, NONE, now)) {
@@ -171,7 +177,7 @@ final class PeriodicPolicy implements SyncPolicy {
     }
 
     private void warnLagging(long lagNanos, long behindBytes) {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         long last = lastWarnedNanos.get();
         if (now - last >= WARN_INTERVAL_NANOS && lastWarnedNanos.compareAndSet(last, now)) {
             LOG.warn("commit log sync is lagging: the oldest append not yet durable is up to {} ms old ({} appended past the "

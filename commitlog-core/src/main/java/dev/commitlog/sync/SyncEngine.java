@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,8 @@ public final class SyncEngine implements SyncService, FlushControl {
     /** Idle spins before the sync thread parks; short, since spinning steals a core from appenders. */
     private static final int IDLE_SPINS = 100;
     private static final long CLOSE_DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+    /** The clock of a log: {@link System#nanoTime}, one instance, so every call site reading it sees one type. */
+    static final LongSupplier NANO_TIME = System::nanoTime;
 
     private final SegmentSyncer syncer; // any-thread reads only; holder-only steps go through role.syncer()
     private final FlushRole role;
@@ -53,6 +56,15 @@ public final class SyncEngine implements SyncService, FlushControl {
     private final CommitFailurePolicy failurePolicy;
     private final DiskFullRetry diskFull;
     private final Thread thread;
+    /**
+     * What a timed {@link #parkUntil} measures its timeout in: the clock the policy computed it
+     * from (Periodic's next pass), so that whoever controls the policy's clock (a test) also
+     * controls when the sync thread wakes. {@link #NANO_TIME} in a log. The engine's other waits
+     * stay on {@link System#nanoTime}: the close drain's bound must run out even while a test's
+     * clock stands still, and the waiters' yield budget is compared with flush durations the syncer
+     * measures in real time.
+     */
+    private final LongSupplier clock;
     private volatile boolean running = true;
     private volatile boolean parked;
     private volatile boolean parkedForRole;
@@ -60,8 +72,10 @@ public final class SyncEngine implements SyncService, FlushControl {
     private final AtomicLong requestedPosition = new AtomicLong();
     private volatile RuntimeException failure;
 
-    SyncEngine(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncPolicy policy, DurabilityWaiters waiters) {
+    SyncEngine(SegmentSyncer syncer, CommitFailurePolicy failurePolicy, String name, SyncPolicy policy, DurabilityWaiters waiters,
+               LongSupplier clock) {
         this.syncer = syncer;
+        this.clock = clock;
         this.failurePolicy = failurePolicy;
         this.policy = policy;
         this.waiters = waiters;
@@ -73,9 +87,14 @@ public final class SyncEngine implements SyncService, FlushControl {
 
     /** The engine for {@code settings}' sync mode, with the mechanisms {@code tuning} keeps. */
     public static SyncEngine create(SyncSettings settings, SegmentSyncer syncer, MetricsRecorder metrics, SyncTuning tuning) {
+        return create(settings, syncer, metrics, tuning, NANO_TIME);
+    }
+
+    /** As {@link #create(SyncSettings, SegmentSyncer, MetricsRecorder, SyncTuning)}, timed by {@code clock} (tests). */
+    static SyncEngine create(SyncSettings settings, SegmentSyncer syncer, MetricsRecorder metrics, SyncTuning tuning, LongSupplier clock) {
         DurabilityWaiters waiters = DurabilityWaiters.forCores(syncer.durableSequence(), tuning.yieldBeforePark());
         return new SyncEngine(syncer, settings.failurePolicy(), settings.mode().name().toLowerCase(Locale.ROOT),
-                SyncModes.create(settings, tuning, metrics), waiters);
+                SyncModes.create(settings, tuning, metrics, clock), waiters, clock);
     }
 
     @Override
@@ -232,13 +251,13 @@ public final class SyncEngine implements SyncService, FlushControl {
     @Override
     public void parkUntil(Wake wake, long timeoutNanos) {
         boolean timed = timeoutNanos != NO_TIMEOUT;
-        long deadline = timed ? System.nanoTime() + timeoutNanos : 0;
+        long deadline = timed ? clock.getAsLong() + timeoutNanos : 0;
         for (int spins = 0; running && !woken(wake); spins++) {
             if (!timed && spins < IDLE_SPINS) {
                 Thread.onSpinWait();
                 continue;
             }
-            long left = timed ? deadline - System.nanoTime() : 0;
+            long left = timed ? deadline - clock.getAsLong() : 0;
             if (timed && left <= 0) {
                 return;
             }
