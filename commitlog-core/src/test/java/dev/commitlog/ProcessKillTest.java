@@ -6,6 +6,7 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.testkit.ChildJvm;
 import dev.commitlog.testkit.ChildKill;
+import dev.commitlog.testkit.DamageReports;
 import dev.commitlog.testkit.KillableChild;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -124,11 +125,11 @@ class ProcessKillTest {
 
     /** Reopens the directory with the production layer; checks every acknowledged record and all that replays. */
     private long verify(Path logDir, SyncMode mode, Map<Id, Long> acknowledged, int cycle, long seed) throws IOException {
-        List<String> damage = new ArrayList<>();
+        DamageReports damage = new DamageReports();
         Map<Long, byte[]> replayed = new HashMap<>();
         Map<Id, Long> seen = new HashMap<>();
         try (CommitLog log = CommitLog.open(KillChild.config(logDir, mode), new MappedStorageLayer(),
-                (file, offset, position, reason, action) -> damage.add(file.getFileName() + "@" + offset + ": " + reason))) {
+                damage)) {
             long previous = -1;
             for (TestLogs.Entry entry : TestLogs.replayAll(log)) {
                 assertTrue(entry.position() > previous);
@@ -141,9 +142,7 @@ class ProcessKillTest {
                 replayed.put(entry.position(), entry.payload());
             }
         }
-        for (String report : damage) {
-            assertTrue(report.contains("torn tail"), () -> "cycle " + cycle + ": a kill caused damage other than a torn tail: " + damage);
-        }
+        assertTrue(damage.onlyTornTails(), () -> "cycle " + cycle + ": a kill caused damage other than a torn tail: " + damage);
         for (Map.Entry<Id, Long> ack : acknowledged.entrySet()) {
             Id id = ack.getKey();
             Long at = seen.get(id);

@@ -10,6 +10,7 @@ import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
+import dev.commitlog.testkit.DamageReports;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -88,13 +89,13 @@ class TornTailAndCorruptionTest {
         restore();
         flipBit(frameStart + RecordDescriptor.HEADER_LENGTH + 5, 3);
         deleteLaterSegments();
-        List<String> reports = new ArrayList<>();
+        DamageReports reports = new DamageReports();
         try (CommitLog log = CommitLog.open(config(dir, SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).build(), new MappedStorageLayer(),
-                (file, offset, position, reason, action) -> reports.add(reason))) {
+                reports)) {
             assertEquals(RECORDS - 1, TestLogs.replayAll(log).size());
         }
-        assertEquals(1, reports.size());
-        assertTrue(reports.get(0).contains("torn tail"), reports.get(0));
+        assertEquals(1, reports.all().size());
+        assertTrue(reports.onlyTornTails(), reports::toString);
     }
 
     @Test

@@ -18,6 +18,7 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.CrashImageSchedule;
 import dev.commitlog.io.ImageTally;
 import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.testkit.DamageReports;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -259,8 +260,9 @@ final class RaftPowerLossScenario {
     private void verify(Image image, Path reopen, Counts counts) throws IOException {
         String what = image.describe(mode, seed);
         ModelLog[] recovered = new ModelLog[GROUPS];
-        try (CommitLog log = CommitLog.open(config(reopen), image.disk(), (file, offset, position, reason, action) ->
-                assertTrue(reason.startsWith("torn tail"), () -> what + ": damage other than a torn tail: " + reason))) {
+        DamageReports reports = new DamageReports();
+        try (CommitLog log = CommitLog.open(config(reopen), image.disk(), reports)) {
+            assertTrue(reports.onlyTornTails(), () -> what + ": damage other than a torn tail: " + reports);
             RaftCommitLog shared = RaftCommitLog.over(log);
             for (int g = 0; g < GROUPS; g++) {
                 recovered[g] = read(shared, g, what);
