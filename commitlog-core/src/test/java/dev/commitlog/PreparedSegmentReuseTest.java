@@ -125,7 +125,7 @@ class PreparedSegmentReuseTest {
     }
 
     private static boolean zeroPastHeader(byte[] segment) {
-        for (int i = SegmentDescriptor.HEADER_LENGTH; i < segment.length; i++) {
+        for (int i = SegmentDescriptor.SEGMENT_HEADER_LENGTH; i < segment.length; i++) {
             if (segment[i] != 0) {
                 return false;
             }

@@ -146,7 +146,7 @@ class ReadAtTest {
             assertArrayEquals(payload(20, length(20)), log.readAt(positions[20])); // mapped before the damage
             try (FileChannel file = FileChannel.open(dir.resolve(SegmentDescriptor.fileName(0)), StandardOpenOption.WRITE)) {
                 ByteBuffer flipped = ByteBuffer.wrap(new byte[] {(byte) ~payload(20, length(20))[0]});
-                file.write(flipped, positions[20] + RecordDescriptor.HEADER_LENGTH);
+                file.write(flipped, positions[20] + RecordDescriptor.FRAME_HEADER_LENGTH);
             }
             CorruptLogException e = assertThrows(CorruptLogException.class, () -> log.readAt(positions[20]));
             assertEquals(positions[20], e.position());

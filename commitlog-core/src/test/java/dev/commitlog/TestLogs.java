@@ -174,7 +174,7 @@ final class TestLogs {
     /** Flips a byte in the middle of the payload of the record at {@code position} of segment 0, on disk. */
     static void flipPayloadByte(Path segment, long position, int payloadLength) throws IOException {
         byte[] bytes = Files.readAllBytes(segment);
-        bytes[(int) position + RecordDescriptor.HEADER_LENGTH + payloadLength / 2] ^= (byte) 0x5a;
+        bytes[(int) position + RecordDescriptor.FRAME_HEADER_LENGTH + payloadLength / 2] ^= (byte) 0x5a;
         Files.write(segment, bytes);
     }
 

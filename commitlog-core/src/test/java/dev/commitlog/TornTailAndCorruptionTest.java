@@ -87,7 +87,7 @@ class TornTailAndCorruptionTest {
     void garbageInTheTornTailIsCutOffUnderTolerateTail() throws IOException {
         int frameStart = frameOffset(RECORDS - 1);
         restore();
-        flipBit(frameStart + RecordDescriptor.HEADER_LENGTH + 5, 3);
+        flipBit(frameStart + RecordDescriptor.FRAME_HEADER_LENGTH + 5, 3);
         deleteLaterSegments();
         DamageReports reports = new DamageReports();
         try (CommitLog log = CommitLog.open(config(dir, SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).build(), new MappedStorageLayer(),
@@ -101,7 +101,7 @@ class TornTailAndCorruptionTest {
     @Test
     void strictPolicyRefusesATornTailWithGarbage() throws IOException {
         restore();
-        flipBit(frameOffset(RECORDS - 1) + RecordDescriptor.HEADER_LENGTH, 0);
+        flipBit(frameOffset(RECORDS - 1) + RecordDescriptor.FRAME_HEADER_LENGTH, 0);
         deleteLaterSegments();
         CorruptLogException e = assertThrows(CorruptLogException.class,
                 () -> CommitLog.open(config(dir, SyncMode.BATCH).segmentSize(TestLogs.SMALL_SEGMENT).replayPolicy(ReplayPolicy.STRICT).build()).close());

@@ -29,7 +29,7 @@ package dev.commitlog.format;
  */
 public final class RecordDescriptor {
     /** Bytes before the payload: the length word and the checksum. */
-    public static final int HEADER_LENGTH = 8;
+    public static final int FRAME_HEADER_LENGTH = 8;
     public static final int LENGTH_OFFSET = 0;
     public static final int CRC_OFFSET = 4;
     /** Every frame starts on this boundary. */
@@ -37,14 +37,14 @@ public final class RecordDescriptor {
     /** The length word of the end-of-segment marker. */
     public static final int END_OF_SEGMENT = Integer.MIN_VALUE;
     /** The marker is a bare header: length word and CRC, no payload. */
-    public static final int END_MARKER_LENGTH = HEADER_LENGTH;
+    public static final int END_MARKER_LENGTH = FRAME_HEADER_LENGTH;
 
     private RecordDescriptor() {
     }
 
     /** The length word of a record frame carrying {@code payloadLength} bytes. */
     public static int frameLength(int payloadLength) {
-        return HEADER_LENGTH + payloadLength;
+        return FRAME_HEADER_LENGTH + payloadLength;
     }
 
     /** The space a frame with this length word occupies, padding included. */

@@ -2,7 +2,7 @@ package dev.commitlog.format;
 
 /**
  * Layout of the 64-byte header at the start of every segment file. Little-endian. The first
- * frame starts right after it, at {@link #HEADER_LENGTH}. See {@code docs/format.md}.
+ * frame starts right after it, at {@link #SEGMENT_HEADER_LENGTH}. See {@code docs/format.md}.
  *
  * <pre>
  *   0        8        12       16                24               32       36       40       44
@@ -28,7 +28,7 @@ public final class SegmentDescriptor {
     /** "CLOGSEG" followed by a zero byte, read as a little-endian long. */
     public static final long MAGIC = 0x0047_4553_474F_4C43L;
     public static final int FORMAT_VERSION = 1;
-    public static final int HEADER_LENGTH = 64;
+    public static final int SEGMENT_HEADER_LENGTH = 64;
     /** The smallest segment file a log makes (commitlog_segment_size's minimum); a shorter one is damage. */
     public static final int MIN_SEGMENT_SIZE = 64 << 10;
 

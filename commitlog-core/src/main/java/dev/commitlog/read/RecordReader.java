@@ -3,7 +3,7 @@ package dev.commitlog.read;
 import static dev.commitlog.format.RecordDescriptor.ALIGNMENT;
 import static dev.commitlog.format.RecordDescriptor.END_MARKER_LENGTH;
 import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
-import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.FRAME_HEADER_LENGTH;
 
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.CorruptionListener.Damage;
@@ -156,23 +156,23 @@ public final class RecordReader implements AutoCloseable {
         ByteBuffer view = s.view(mapping);
         int offset = (int) (position - mapping.base);
         int recordLimit = view.capacity() - END_MARKER_LENGTH;
-        if (offset < SegmentDescriptor.HEADER_LENGTH || offset % ALIGNMENT != 0 || offset > recordLimit) {
+        if (offset < SegmentDescriptor.SEGMENT_HEADER_LENGTH || offset % ALIGNMENT != 0 || offset > recordLimit) {
             throw LogPositions.notARecordStart(position, "it is not a frame boundary of segment " + mapping.path().getFileName()
                     + " (offset " + offset + ")");
         }
         int length = view.getInt(offset);
-        if (length >= HEADER_LENGTH) {
+        if (length >= FRAME_HEADER_LENGTH) {
             int aligned = RecordDescriptor.alignedLength(length);
             if (aligned > 0 && (long) offset + aligned <= recordLimit && checksumMatches(view, offset, length, aligned, position, s)) {
-                s.payloadLength = length - HEADER_LENGTH;
-                return offset + HEADER_LENGTH;
+                s.payloadLength = length - FRAME_HEADER_LENGTH;
+                return offset + FRAME_HEADER_LENGTH;
             }
         }
         throw explainFailure(mapping, offset, position, length);
     }
 
     private static boolean checksumMatches(ByteBuffer view, int offset, int length, int aligned, long position, Scratch s) {
-        view.limit(offset + length).position(offset + HEADER_LENGTH);
+        view.limit(offset + length).position(offset + FRAME_HEADER_LENGTH);
         int computed = s.checksum.begin(position, length).update(view).value();
         view.clear();
         if (computed != view.getInt(offset + RecordDescriptor.CRC_OFFSET)) {

@@ -251,7 +251,7 @@ public final class SegmentTailer implements LogTailer {
         segment = mappings.segment(segmentId, base);
         store = BytesStore.wrap(segment.buffer());
         scanner.reset(segment.buffer(), base);
-        offset = SegmentDescriptor.HEADER_LENGTH;
+        offset = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         return true;
     }
 

@@ -1,6 +1,6 @@
 package dev.commitlog.repair;
 
-import static dev.commitlog.format.SegmentDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.SegmentDescriptor.SEGMENT_HEADER_LENGTH;
 
 import dev.commitlog.CommitLogException;
 import dev.commitlog.CorruptLogException;
@@ -178,11 +178,11 @@ public final class LogTruncator {
                 long offset = position - header.basePosition();
                 if (offset == 0) {
                     // The segment's base: keep the file empty, so that positions go on from here after reopening.
-                    return new Cut(i, HEADER_LENGTH, position + HEADER_LENGTH);
+                    return new Cut(i, SEGMENT_HEADER_LENGTH, position + SEGMENT_HEADER_LENGTH);
                 }
-                if (offset < HEADER_LENGTH) {
+                if (offset < SEGMENT_HEADER_LENGTH) {
                     throw new CommitLogException("position " + position + " is inside the header of " + segments.get(i).path().getFileName()
-                            + "; its first frame is at position " + (header.basePosition() + HEADER_LENGTH));
+                            + "; its first frame is at position " + (header.basePosition() + SEGMENT_HEADER_LENGTH));
                 }
                 return new Cut(i, (int) offset, position);
             }

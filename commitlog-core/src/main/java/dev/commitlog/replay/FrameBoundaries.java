@@ -33,7 +33,7 @@ public final class FrameBoundaries {
         if (offset == 0) {
             return;
         }
-        int at = SegmentDescriptor.HEADER_LENGTH;
+        int at = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         if (offset < at) {
             throw insideHeader(position, file, base);
         }
@@ -58,7 +58,7 @@ public final class FrameBoundaries {
     /** The refusal of a position between a segment's base and its first frame. */
     static IllegalArgumentException insideHeader(long position, Path file, long base) {
         return LogPositions.notARecordStart(position, "it lies inside the header of segment " + file.getFileName()
-                + ", whose first frame starts at log position " + (base + SegmentDescriptor.HEADER_LENGTH));
+                + ", whose first frame starts at log position " + (base + SegmentDescriptor.SEGMENT_HEADER_LENGTH));
     }
 
     /** The refusal of a position inside the frame {@code [frameStart, next)}, a RECORD or an ABORTED claim. */

@@ -3,7 +3,7 @@ package dev.commitlog.replay;
 import static dev.commitlog.format.RecordDescriptor.ALIGNMENT;
 import static dev.commitlog.format.RecordDescriptor.END_MARKER_LENGTH;
 import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
-import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.FRAME_HEADER_LENGTH;
 
 import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.format.RecordDescriptor;
@@ -79,7 +79,7 @@ public final class FrameScanner {
         }
         if (length < 0) {
             int skip = -length;
-            if (skip < HEADER_LENGTH || skip % ALIGNMENT != 0 || (long) offset + skip > recordLimit) {
+            if (skip < FRAME_HEADER_LENGTH || skip % ALIGNMENT != 0 || (long) offset + skip > recordLimit) {
                 return bad(Problem.ABORT_SIZE, skip, 0, 0);
             }
             if (checksum.headerOnly(position, length) != storedCrc(offset)) {
@@ -88,15 +88,15 @@ public final class FrameScanner {
             alignedLength = skip;
             return Kind.ABORTED;
         }
-        if (length < HEADER_LENGTH) {
+        if (length < FRAME_HEADER_LENGTH) {
             return bad(Problem.SHORT, length, 0, 0);
         }
         int aligned = RecordDescriptor.alignedLength(length);
         if (aligned < 0 || (long) offset + aligned > recordLimit) {
             return bad(Problem.PAST_END, length, 0, 0);
         }
-        int payload = length - HEADER_LENGTH;
-        payloadView.limit(offset + length).position(offset + HEADER_LENGTH);
+        int payload = length - FRAME_HEADER_LENGTH;
+        payloadView.limit(offset + length).position(offset + FRAME_HEADER_LENGTH);
         int computed = checksum.begin(position, length).update(payloadView).value();
         int stored = storedCrc(offset);
         if (computed != stored) {
@@ -151,7 +151,7 @@ public final class FrameScanner {
     }
 
     public int payloadOffset() {
-        return frameOffset + HEADER_LENGTH;
+        return frameOffset + FRAME_HEADER_LENGTH;
     }
 
     public int payloadLength() {
@@ -168,7 +168,7 @@ public final class FrameScanner {
             case END_CRC -> "end-of-segment marker with a bad checksum";
             case ABORT_SIZE -> "aborted-claim length " + detailA + " is not a valid frame size here";
             case ABORT_CRC -> "aborted-claim marker with a bad checksum";
-            case SHORT -> "frame length " + detailA + " is shorter than the " + HEADER_LENGTH + "-byte frame header";
+            case SHORT -> "frame length " + detailA + " is shorter than the " + FRAME_HEADER_LENGTH + "-byte frame header";
             case PAST_END -> "frame length " + detailA + " runs past the end of the segment";
             case CRC -> String.format("checksum mismatch (stored 0x%08x, computed 0x%08x) for a %d-byte record", detailA, detailB, detailC);
             case PADDING -> "non-zero padding byte after a " + detailA + "-byte record";

@@ -94,8 +94,8 @@ public final class LogRecovery {
                 long nextId = segments.isEmpty() ? 0 : segments.get(segments.size() - 1).id() + 1;
                 Path path = directory.resolve(SegmentDescriptor.fileName(nextId));
                 tailFile = storage.create(path, segmentSize, SegmentHeader.encode(nextId, end.position(), segmentSize), permissions);
-                tail = new Segment(nextId, end.position(), tailFile, SegmentDescriptor.HEADER_LENGTH);
-                firstFree = SegmentDescriptor.HEADER_LENGTH;
+                tail = new Segment(nextId, end.position(), tailFile, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+                firstFree = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
                 kept.add(new SegmentRef(nextId, path));
             }
             tail.pretouch();
@@ -230,13 +230,13 @@ public final class LogRecovery {
                 file.close();
                 return null;
             }
-            int changedTo = ZeroFill.from(file, SegmentDescriptor.HEADER_LENGTH);
-            if (changedTo > SegmentDescriptor.HEADER_LENGTH) {
+            int changedTo = ZeroFill.from(file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+            if (changedTo > SegmentDescriptor.SEGMENT_HEADER_LENGTH) {
                 LOG.info("commit log recovery: zeroed {} bytes after the header of {}, the next segment, before reusing it",
-                        changedTo - SegmentDescriptor.HEADER_LENGTH, after.path());
-                file.flush(SegmentDescriptor.HEADER_LENGTH, changedTo);
+                        changedTo - SegmentDescriptor.SEGMENT_HEADER_LENGTH, after.path());
+                file.flush(SegmentDescriptor.SEGMENT_HEADER_LENGTH, changedTo);
             }
-            return new Segment(header.segmentId(), header.basePosition(), file, SegmentDescriptor.HEADER_LENGTH);
+            return new Segment(header.segmentId(), header.basePosition(), file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
@@ -282,7 +282,7 @@ public final class LogRecovery {
     private static int unsyncedFrom(SegmentHeader header, long vouched) {
         long synced = Math.max(header.durableMark(), vouched); // a mark is 0 (none), or inside its segment's positions
         long offset = Math.min(synced - header.basePosition(), header.segmentSize());
-        return (int) Math.max(SegmentDescriptor.HEADER_LENGTH, offset);
+        return (int) Math.max(SegmentDescriptor.SEGMENT_HEADER_LENGTH, offset);
     }
 
     /**
@@ -291,7 +291,7 @@ public final class LogRecovery {
      * tail (the same reason a clean close writes its exact mark). One header write and sync.
      */
     private static void markEnd(Segment tail, SegmentHeader header, long end) throws IOException {
-        if (end == header.durableMark() || end - header.basePosition() <= SegmentDescriptor.HEADER_LENGTH) {
+        if (end == header.durableMark() || end - header.basePosition() <= SegmentDescriptor.SEGMENT_HEADER_LENGTH) {
             return; // exact already, or no record in the segment
         }
         tail.syncDurableMark(end, SegmentHeader.durableMarkCrc(tail.id(), end));

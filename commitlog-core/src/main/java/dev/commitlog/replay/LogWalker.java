@@ -129,7 +129,7 @@ public final class LogWalker {
         long base = header.basePosition();
         scanner.reset(file.buffer(), base);
         visitor.onSegment(ref, header, file.buffer());
-        int offset = SegmentDescriptor.HEADER_LENGTH;
+        int offset = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         if (fromIsFrameStart && from > base && from < base + offset) {
             throw FrameBoundaries.insideHeader(from, ref.path(), base);
         }

@@ -1,6 +1,6 @@
 package dev.commitlog.segment;
 
-import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.FRAME_HEADER_LENGTH;
 import static dev.commitlog.format.RecordDescriptor.abortedLength;
 import static dev.commitlog.format.RecordDescriptor.alignedFrameLength;
 import static dev.commitlog.format.RecordDescriptor.frameLength;
@@ -232,7 +232,7 @@ public final class FrameWriter {
     }
 
     private int payloadStart() {
-        return (int) slot.offset() + HEADER_LENGTH;
+        return (int) slot.offset() + FRAME_HEADER_LENGTH;
     }
 
     private ByteBuffer segmentView() {

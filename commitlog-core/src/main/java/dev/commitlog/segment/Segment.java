@@ -3,7 +3,7 @@ package dev.commitlog.segment;
 import static dev.commitlog.format.RecordDescriptor.CRC_OFFSET;
 import static dev.commitlog.format.RecordDescriptor.END_MARKER_LENGTH;
 import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
-import static dev.commitlog.format.RecordDescriptor.HEADER_LENGTH;
+import static dev.commitlog.format.RecordDescriptor.FRAME_HEADER_LENGTH;
 import static dev.commitlog.format.RecordDescriptor.LENGTH_OFFSET;
 
 import com.lmax.disruptor.Sequence;
@@ -106,12 +106,12 @@ public final class Segment {
 
     /** Copies a payload into a claimed frame. */
     public void write(long offset, byte[] bytes, int from, int length) {
-        memory.write(offset + HEADER_LENGTH, bytes, from, length);
+        memory.write(offset + FRAME_HEADER_LENGTH, bytes, from, length);
     }
 
     /** Copies {@code record}'s remaining bytes into a claimed frame, without moving its position. */
     public void write(long offset, ByteBuffer record) {
-        memory.write(offset + HEADER_LENGTH, record, record.position(), record.remaining());
+        memory.write(offset + FRAME_HEADER_LENGTH, record, record.position(), record.remaining());
     }
 
     /** Publishes a frame: checksum first, then the length word (ordered store: publishes the frame). */
@@ -165,7 +165,7 @@ public final class Segment {
      */
     public void syncDurableMark(long durablePosition, int markCrc) throws IOException {
         writeDurableMark(durablePosition, markCrc);
-        int header = SegmentDescriptor.HEADER_LENGTH;
+        int header = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         file.flushHeaderAndRange(header, header, header);
     }
 

@@ -99,7 +99,7 @@ final class SegmentAllocator implements AutoCloseable {
         Path path = directory.resolve(SegmentDescriptor.fileName(id));
         SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(id, basePosition, segmentSize), permissions);
         metrics.segmentCreated();
-        Segment segment = new Segment(id, basePosition, file, SegmentDescriptor.HEADER_LENGTH);
+        Segment segment = new Segment(id, basePosition, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         segment.pretouch();
         return segment;
     }

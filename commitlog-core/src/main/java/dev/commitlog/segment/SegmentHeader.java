@@ -15,10 +15,10 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
 
     /** A fresh header for a new segment: no durable mark yet. */
     public static ByteBuffer encode(long segmentId, long basePosition, int segmentSize) {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(MAGIC_OFFSET, MAGIC)
                 .putInt(VERSION_OFFSET, FORMAT_VERSION)
-                .putInt(HEADER_LENGTH_OFFSET, HEADER_LENGTH)
+                .putInt(HEADER_LENGTH_OFFSET, SEGMENT_HEADER_LENGTH)
                 .putLong(SEGMENT_ID_OFFSET, segmentId)
                 .putLong(BASE_POSITION_OFFSET, basePosition)
                 .putInt(SEGMENT_SIZE_OFFSET, segmentSize)
@@ -36,9 +36,9 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
      * @throws SegmentHeaderException naming what is wrong
      */
     public static SegmentHeader decode(ByteBuffer file, long expectedId, long fileLength) {
-        if (fileLength < HEADER_LENGTH) {
+        if (fileLength < SEGMENT_HEADER_LENGTH) {
             throw new SegmentHeaderException("too short: the file is " + fileLength + " bytes, shorter than a segment header ("
-                    + HEADER_LENGTH + ")");
+                    + SEGMENT_HEADER_LENGTH + ")");
         }
         ByteBuffer b = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         long magic = b.getLong(MAGIC_OFFSET);
@@ -61,8 +61,8 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
             throw new SegmentHeaderException("unsupported format version " + version + " (this build reads version " + FORMAT_VERSION + ")");
         }
         int headerLength = b.getInt(HEADER_LENGTH_OFFSET);
-        if (headerLength != HEADER_LENGTH) {
-            throw new SegmentHeaderException("header length " + headerLength + " (expected " + HEADER_LENGTH + ")");
+        if (headerLength != SEGMENT_HEADER_LENGTH) {
+            throw new SegmentHeaderException("header length " + headerLength + " (expected " + SEGMENT_HEADER_LENGTH + ")");
         }
         long id = b.getLong(SEGMENT_ID_OFFSET);
         if (id != expectedId) {

@@ -133,7 +133,7 @@ public final class SegmentSyncer {
         }
         // A segment just linked, nothing claimed in it yet, adds nothing: the durable position
         // enters a segment only with its first record, and stays at the end of the one before.
-        return tail <= SegmentDescriptor.HEADER_LENGTH ? last.basePosition() : last.basePosition() + tail;
+        return tail <= SegmentDescriptor.SEGMENT_HEADER_LENGTH ? last.basePosition() : last.basePosition() + tail;
     }
 
     /** Whether a flush now would make anything new durable, or a claimed one is unpublished. Role holder. */
@@ -165,8 +165,8 @@ public final class SegmentSyncer {
             }
             Segment done = syncing;
             syncing = next;
-            scanOffset = SegmentDescriptor.HEADER_LENGTH;
-            claimedOffset = SegmentDescriptor.HEADER_LENGTH;
+            scanOffset = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
+            claimedOffset = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
             endSeen = false;
             onSegmentDurable.accept(done);
         }
@@ -183,7 +183,7 @@ public final class SegmentSyncer {
         long durableNow = durable.get();
         if (durableNow > 0 && markDue(flushFrom)) {
             syncing.writeDurableMark(durableNow, markChecksum(syncing, durableNow));
-            flushHeaderLength = SegmentDescriptor.HEADER_LENGTH;
+            flushHeaderLength = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         }
         recordsSinceClaim = 0;
         claimedOffset = flushTo;

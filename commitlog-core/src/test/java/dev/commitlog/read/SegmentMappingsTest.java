@@ -91,7 +91,7 @@ class SegmentMappingsTest {
         SegmentMapping tailed = mappings.segment(0, 0);
         assertSame(read, tailed, "the tailer finds the segment the read mapped");
         SegmentMapping tailedFirst = mappings.segment(1, base(1));
-        SegmentMapping readAfter = mappings.holding(base(1) + SegmentDescriptor.HEADER_LENGTH);
+        SegmentMapping readAfter = mappings.holding(base(1) + SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         assertSame(tailedFirst, readAfter, "the read finds the segment the tailer mapped");
         assertEquals(1, storage.mapped(0));
         assertEquals(1, storage.mapped(1));

@@ -106,7 +106,7 @@ final class DamagedLog {
     /** The position of segment {@code segmentId}'s end-of-segment marker. */
     long endMarker(long segmentId) {
         FrameScanner scanner = scannerOn(segmentId);
-        for (int offset = SegmentDescriptor.HEADER_LENGTH; ; ) {
+        for (int offset = SegmentDescriptor.SEGMENT_HEADER_LENGTH; ; ) {
             FrameScanner.Kind kind = scanner.scan(offset);
             if (kind == FrameScanner.Kind.END) {
                 return base(segmentId) + offset;
@@ -121,7 +121,7 @@ final class DamagedLog {
     private long frameOfKind(FrameScanner.Kind wanted) {
         for (long id = 0; files.containsKey(SegmentDescriptor.fileName(id)); id++) {
             FrameScanner scanner = scannerOn(id);
-            for (int offset = SegmentDescriptor.HEADER_LENGTH; ; ) {
+            for (int offset = SegmentDescriptor.SEGMENT_HEADER_LENGTH; ; ) {
                 FrameScanner.Kind kind = scanner.scan(offset);
                 if (kind == wanted) {
                     return base(id) + offset;
@@ -166,7 +166,7 @@ final class DamagedLog {
         if (length == 0) {
             throw new IllegalArgumentException("the record at " + position + " has no payload to flip");
         }
-        segmentOf(position)[offset(position) + RecordDescriptor.HEADER_LENGTH + length / 2] ^= (byte) 0x5a;
+        segmentOf(position)[offset(position) + RecordDescriptor.FRAME_HEADER_LENGTH + length / 2] ^= (byte) 0x5a;
     }
 
     /** Overwrites the length word of the frame at {@code position}. */

@@ -67,7 +67,7 @@ class FuzzFindingsTest {
         long third = appendPosition(recover(disk, ReplayPolicy.SKIP_CORRUPT));
         assertEquals(first, second);
         assertEquals(first, third);
-        assertEquals(PristineLog.SEGMENT_SIZE + HEADER_LENGTH, first, "appends resume right after segment 0");
+        assertEquals(PristineLog.SEGMENT_SIZE + SEGMENT_HEADER_LENGTH, first, "appends resume right after segment 0");
     }
 
     /** A durable mark past its own segment (valid checksum) turned the unwritten tail into corruption: open refused. */

@@ -53,7 +53,7 @@ class LogWalkerTest {
         // record, whose second half never reached the device, nor anything after it.
         long last = log.lastRecord(2, 16);
         log.setDurableMark(2, last);
-        log.zeroFrom(last + RecordDescriptor.HEADER_LENGTH + log.payloadLength(last) / 2);
+        log.zeroFrom(last + RecordDescriptor.FRAME_HEADER_LENGTH + log.payloadLength(last) / 2);
 
         log.walk(STRICT).assertRefused(TORN_TAIL, last, "torn tail: checksum mismatch").assertHandedOver(log.recordsBefore(last));
         for (ReplayPolicy policy : List.of(TOLERATE_TAIL, SKIP_CORRUPT)) {
@@ -133,7 +133,7 @@ class LogWalkerTest {
             log.walk(policy).assertRefused(BAD_FRAME, damaged, "checksum mismatch").assertHandedOver(log.recordsBefore(damaged));
         }
         log.walk(SKIP_CORRUPT)
-                .assertEndsAt(base(3) + SegmentDescriptor.HEADER_LENGTH,
+                .assertEndsAt(base(3) + SegmentDescriptor.SEGMENT_HEADER_LENGTH,
                         new Report(BAD_FRAME, damaged, "checksum mismatch", "record skipped"),
                         new Report(BAD_FRAME, damaged, "no valid frame after the damage in this segment", "rest of segment skipped"))
                 .assertHandedOver(log.records(p -> p < damaged));
@@ -296,7 +296,7 @@ class LogWalkerTest {
         // Skipped whole, so the positions it should have held are a gap before the prepared segment 3,
         // which holds nothing: the log ends at its first frame.
         log.walk(SKIP_CORRUPT)
-                .assertEndsAt(base(3) + SegmentDescriptor.HEADER_LENGTH,
+                .assertEndsAt(base(3) + SegmentDescriptor.SEGMENT_HEADER_LENGTH,
                         new Report(OVERLAP, base(2), "inside positions an earlier segment already holds", "segment skipped"),
                         new Report(GAP, base(2), "log positions " + base(2) + " to " + base(3) + " are missing", "gap skipped"))
                 .assertHandedOver(log.records(p -> p < base(2)));

@@ -66,7 +66,7 @@ final class PristineLog {
     List<Integer> frameOffsets(String file) {
         long base = basePosition(file);
         List<Integer> offsets = new ArrayList<>();
-        offsets.add(SegmentDescriptor.HEADER_LENGTH);
+        offsets.add(SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         for (Map.Entry<Long, byte[]> record : records.subMap(base, base + SEGMENT_SIZE).entrySet()) {
             int offset = (int) (record.getKey() - base);
             offsets.add(offset);

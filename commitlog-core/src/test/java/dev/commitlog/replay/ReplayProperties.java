@@ -140,7 +140,7 @@ final class ReplayProperties {
         if (durable == null) {
             throw violation("recovery kept " + name + " for reuse, but the device does not hold it");
         }
-        for (int i = SegmentDescriptor.HEADER_LENGTH; i < durable.length; i++) {
+        for (int i = SegmentDescriptor.SEGMENT_HEADER_LENGTH; i < durable.length; i++) {
             if (durable[i] != 0) {
                 throw violation("recovery kept " + name + " for reuse with byte " + i + " not zero on the device");
             }
@@ -182,8 +182,8 @@ final class ReplayProperties {
             BytesStore<?, ?> store = payload.bytesStore();
             long payloadStart = payload.readPosition();
             int length = (int) payload.readRemaining();
-            int lengthWord = store.readInt(payloadStart - RecordDescriptor.HEADER_LENGTH + RecordDescriptor.LENGTH_OFFSET);
-            int storedCrc = store.readInt(payloadStart - RecordDescriptor.HEADER_LENGTH + RecordDescriptor.CRC_OFFSET);
+            int lengthWord = store.readInt(payloadStart - RecordDescriptor.FRAME_HEADER_LENGTH + RecordDescriptor.LENGTH_OFFSET);
+            int storedCrc = store.readInt(payloadStart - RecordDescriptor.FRAME_HEADER_LENGTH + RecordDescriptor.CRC_OFFSET);
             byte[] bytes = payload.toByteArray();
             if (lengthWord != RecordDescriptor.frameLength(length)) {
                 throw violation(stage + ": record at " + position + " handed with " + length + " bytes under length word " + lengthWord);
@@ -299,7 +299,7 @@ final class ReplayProperties {
             int at = now == null || now.length != was.length ? 0 : Arrays.mismatch(was, now);
             if (at >= 0) {
                 long base = pristine.basePosition(file.getKey());
-                firstChange = base + (at < SegmentDescriptor.HEADER_LENGTH ? 0 : at);
+                firstChange = base + (at < SegmentDescriptor.SEGMENT_HEADER_LENGTH ? 0 : at);
                 break;
             }
         }

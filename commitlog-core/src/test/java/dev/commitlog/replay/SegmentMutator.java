@@ -78,12 +78,12 @@ final class SegmentMutator {
             ByteBuffer frame = little(bytes);
             for (Map.Entry<Long, List<byte[]>> entry : forged.entrySet()) {
                 long at = entry.getKey() - base;
-                if (at < HEADER_LENGTH || at > bytes.length - RecordDescriptor.HEADER_LENGTH) {
+                if (at < SEGMENT_HEADER_LENGTH || at > bytes.length - RecordDescriptor.FRAME_HEADER_LENGTH) {
                     continue;
                 }
                 int lengthWord = frame.getInt((int) at);
-                int payloadLength = lengthWord - RecordDescriptor.HEADER_LENGTH;
-                int payloadStart = (int) at + RecordDescriptor.HEADER_LENGTH;
+                int payloadLength = lengthWord - RecordDescriptor.FRAME_HEADER_LENGTH;
+                int payloadStart = (int) at + RecordDescriptor.FRAME_HEADER_LENGTH;
                 if (payloadLength < 0 || payloadLength > bytes.length - payloadStart) {
                     continue;
                 }
@@ -154,7 +154,7 @@ final class SegmentMutator {
                 long id = parseId(files.lastKey()) + choices.intInRange(1, 2);
                 String clone = fileName(id);
                 byte[] copy = bytes.clone();
-                if (copy.length >= HEADER_LENGTH && choices.bool()) {
+                if (copy.length >= SEGMENT_HEADER_LENGTH && choices.bool()) {
                     ByteBuffer header = little(copy);
                     header.putLong(SEGMENT_ID_OFFSET, id);
                     header.putInt(HEADER_CRC_OFFSET, headerCrc(header)); // a clone that passes the header check
@@ -171,7 +171,7 @@ final class SegmentMutator {
     }
 
     private void forgeHeader(String name, byte[] bytes) {
-        if (bytes.length < HEADER_LENGTH) {
+        if (bytes.length < SEGMENT_HEADER_LENGTH) {
             return;
         }
         ByteBuffer header = little(bytes);
@@ -198,7 +198,7 @@ final class SegmentMutator {
     }
 
     private void forgeDurableMark(String name, byte[] bytes) {
-        if (bytes.length < HEADER_LENGTH) {
+        if (bytes.length < SEGMENT_HEADER_LENGTH) {
             return;
         }
         ByteBuffer header = little(bytes);
@@ -216,7 +216,7 @@ final class SegmentMutator {
     }
 
     private void forgeLength(String name, byte[] bytes) {
-        int at = alignedOffset(name, bytes.length - RecordDescriptor.HEADER_LENGTH);
+        int at = alignedOffset(name, bytes.length - RecordDescriptor.FRAME_HEADER_LENGTH);
         if (at < 0) {
             return;
         }
@@ -225,7 +225,7 @@ final class SegmentMutator {
             case 0 -> 0;
             case 1 -> RecordDescriptor.END_OF_SEGMENT;
             case 2 -> -RecordDescriptor.ALIGNMENT * choices.intInRange(0, 2 * PristineLog.SEGMENT_SIZE / RecordDescriptor.ALIGNMENT);
-            case 3 -> choices.intInRange(1, RecordDescriptor.HEADER_LENGTH + 1);
+            case 3 -> choices.intInRange(1, RecordDescriptor.FRAME_HEADER_LENGTH + 1);
             case 4 -> bytes.length - at + choices.intInRange(-16, 16);
             case 5 -> frame.getInt(at) + choices.intInRange(-9, 9);
             default -> choices.intInRange(Integer.MIN_VALUE, Integer.MAX_VALUE);
@@ -239,13 +239,13 @@ final class SegmentMutator {
     }
 
     private void forgeRecord(String name, byte[] bytes) {
-        int at = alignedOffset(name, bytes.length - RecordDescriptor.HEADER_LENGTH);
+        int at = alignedOffset(name, bytes.length - RecordDescriptor.FRAME_HEADER_LENGTH);
         if (at < 0) {
             return;
         }
-        int room = bytes.length - at - RecordDescriptor.HEADER_LENGTH;
+        int room = bytes.length - at - RecordDescriptor.FRAME_HEADER_LENGTH;
         int payloadLength = choices.intInRange(0, Math.min(room, 3 * SECTOR));
-        byte[] payload = Arrays.copyOfRange(bytes, at + RecordDescriptor.HEADER_LENGTH, at + RecordDescriptor.HEADER_LENGTH + payloadLength);
+        byte[] payload = Arrays.copyOfRange(bytes, at + RecordDescriptor.FRAME_HEADER_LENGTH, at + RecordDescriptor.FRAME_HEADER_LENGTH + payloadLength);
         int frameLength = RecordDescriptor.frameLength(payloadLength);
         long position = baseOf(bytes) + at;
         ByteBuffer frame = little(bytes);
@@ -259,7 +259,7 @@ final class SegmentMutator {
 
     /** Where the file's header (as it now stands) says it starts; 0 when it is too short to say. */
     private static long baseOf(byte[] bytes) {
-        return bytes.length >= HEADER_LENGTH ? little(bytes).getLong(BASE_POSITION_OFFSET) : 0;
+        return bytes.length >= SEGMENT_HEADER_LENGTH ? little(bytes).getLong(BASE_POSITION_OFFSET) : 0;
     }
 
     private String pickFile() {
@@ -282,7 +282,7 @@ final class SegmentMutator {
                 List<Integer> frames = pristine.frameOffsets(name);
                 yield frames.get(choices.intInRange(0, frames.size() - 1)) + choices.intInRange(0, 15);
             }
-            case 1 -> choices.intInRange(0, HEADER_LENGTH - 1);
+            case 1 -> choices.intInRange(0, SEGMENT_HEADER_LENGTH - 1);
             default -> choices.intInRange(0, max);
         };
         return Math.min(offset, max);
@@ -290,10 +290,10 @@ final class SegmentMutator {
 
     /** An 8-byte aligned offset at or before {@code max}, or -1 when the file has no room. */
     private int alignedOffset(String name, int max) {
-        if (max < HEADER_LENGTH) {
+        if (max < SEGMENT_HEADER_LENGTH) {
             return -1;
         }
-        return Math.max(HEADER_LENGTH, offset(name, max) & -RecordDescriptor.ALIGNMENT);
+        return Math.max(SEGMENT_HEADER_LENGTH, offset(name, max) & -RecordDescriptor.ALIGNMENT);
     }
 
     private static ByteBuffer little(byte[] bytes) {

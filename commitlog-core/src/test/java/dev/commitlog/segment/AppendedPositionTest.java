@@ -23,7 +23,7 @@ class AppendedPositionTest {
 
     private final List<Segment> segments = new ArrayList<>(List.of(newSegment(0, 0)));
     private final List<Segment> durable = new ArrayList<>();
-    private final SegmentSyncer syncer = new SegmentSyncer(segments.get(0), SegmentDescriptor.HEADER_LENGTH, new MetricsRecorder(),
+    private final SegmentSyncer syncer = new SegmentSyncer(segments.get(0), SegmentDescriptor.SEGMENT_HEADER_LENGTH, new MetricsRecorder(),
             durable::add);
 
     @Test
@@ -48,7 +48,7 @@ class AppendedPositionTest {
         }
         append(last());
         long target = syncer.appendedPosition();
-        assertEquals(last().basePosition() + SegmentDescriptor.HEADER_LENGTH + FRAME, target);
+        assertEquals(last().basePosition() + SegmentDescriptor.SEGMENT_HEADER_LENGTH + FRAME, target);
 
         List<Long> durablePositions = new ArrayList<>();
         while (syncer.durablePosition() < target && syncer.claimFlush()) {
@@ -79,7 +79,7 @@ class AppendedPositionTest {
     }
 
     private static Segment newSegment(long id, long base) {
-        return new Segment(id, base, new RecordingSegmentFile(SIZE), SegmentDescriptor.HEADER_LENGTH);
+        return new Segment(id, base, new RecordingSegmentFile(SIZE), SegmentDescriptor.SEGMENT_HEADER_LENGTH);
     }
 
     private static void append(Segment segment) {

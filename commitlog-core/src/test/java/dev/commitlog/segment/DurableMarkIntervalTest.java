@@ -27,8 +27,8 @@ class DurableMarkIntervalTest {
     private static final int HEADER_PAGE = SegmentSyncer.HEADER_PAGE;
 
     private final RecordingSegmentFile file = new RecordingSegmentFile(SIZE);
-    private final Segment segment = new Segment(1, 1000, file, SegmentDescriptor.HEADER_LENGTH);
-    private final SegmentSyncer syncer = new SegmentSyncer(segment, SegmentDescriptor.HEADER_LENGTH, new MetricsRecorder(), s -> { });
+    private final Segment segment = new Segment(1, 1000, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+    private final SegmentSyncer syncer = new SegmentSyncer(segment, SegmentDescriptor.SEGMENT_HEADER_LENGTH, new MetricsRecorder(), s -> { });
 
     @Test
     void withoutAnIntervalEveryFlushCarriesTheMark() throws IOException {
@@ -36,7 +36,7 @@ class DurableMarkIntervalTest {
         flushOneRecordEachUntil(3 * HEADER_PAGE);
         assertTrue(file.flushes.size() > 50, "flushes: " + file.flushes.size());
         for (int[] flush : file.flushes) {
-            assertEquals(SegmentDescriptor.HEADER_LENGTH, flush[0], () -> "flush from " + flush[1]);
+            assertEquals(SegmentDescriptor.SEGMENT_HEADER_LENGTH, flush[0], () -> "flush from " + flush[1]);
         }
     }
 
@@ -48,7 +48,7 @@ class DurableMarkIntervalTest {
         int pastPageWithMark = 0;
         for (int[] flush : file.flushes) {
             if (flush[1] < HEADER_PAGE) {
-                assertEquals(SegmentDescriptor.HEADER_LENGTH, flush[0], () -> "flush from " + flush[1] + " writes the header's block anyway");
+                assertEquals(SegmentDescriptor.SEGMENT_HEADER_LENGTH, flush[0], () -> "flush from " + flush[1] + " writes the header's block anyway");
             } else {
                 pastPage++;
                 pastPageWithMark += flush[0] > 0 ? 1 : 0;
@@ -75,7 +75,7 @@ class DurableMarkIntervalTest {
         assertTrue(syncer.claimFlush());
         assertEquals(durableBefore, markInHeader(), "the mark is the position durable before this flush, never past it");
         finish();
-        assertEquals(SegmentDescriptor.HEADER_LENGTH, lastFlushHeaderLength(), "the interval passed: this flush carries the mark");
+        assertEquals(SegmentDescriptor.SEGMENT_HEADER_LENGTH, lastFlushHeaderLength(), "the interval passed: this flush carries the mark");
         assertTrue(markInHeader() < syncer.durablePosition());
     }
 
@@ -91,7 +91,7 @@ class DurableMarkIntervalTest {
         assertEquals(syncer.durablePosition(), markInHeader(), "the exact mark is the durable position");
         assertEquals(SegmentHeader.durableMarkCrc(segment.id(), syncer.durablePosition()), markCrcInHeader());
         assertEquals(flushes + 1, file.flushes.size(), "one flush");
-        int header = SegmentDescriptor.HEADER_LENGTH;
+        int header = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         assertArrayEquals(new int[] {header, header, header}, file.flushes.get(flushes), "the header alone");
 
         assertFalse(syncer.writeExactMark(), "the header holds the exact mark already");
@@ -116,7 +116,7 @@ class DurableMarkIntervalTest {
     @Test
     void afterTheLastSegmentEndedTheExactMarkIsTheNextSegmentsBase() throws IOException {
         RecordingSegmentFile nextFile = new RecordingSegmentFile(SIZE);
-        Segment next = new Segment(2, segment.endPosition(), nextFile, SegmentDescriptor.HEADER_LENGTH);
+        Segment next = new Segment(2, segment.endPosition(), nextFile, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         append();
         long marker = segment.claim(SIZE); // overflows: this claimant seals the segment
         segment.writeEndMarker(marker, new FrameChecksum());
@@ -130,7 +130,7 @@ class DurableMarkIntervalTest {
         assertTrue(syncer.writeExactMark());
         long mark = nextFile.buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN).getLong(SegmentDescriptor.DURABLE_MARK_OFFSET);
         assertEquals(next.basePosition(), mark, "the ended segment's records all lie below the next segment's mark");
-        int header = SegmentDescriptor.HEADER_LENGTH;
+        int header = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         assertArrayEquals(new int[] {header, header, header}, nextFile.flushes.get(nextFile.flushes.size() - 1));
     }
 

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  */
 class FrameWriterTest {
     private static final int SIZE = 64 * 1024;
-    private static final int FIRST = SegmentDescriptor.HEADER_LENGTH;
+    private static final int FIRST = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
 
     private final RecordingSegmentFile file = new RecordingSegmentFile(SIZE);
     private final Segment segment = new Segment(0, 0, file, FIRST);

@@ -38,7 +38,7 @@ class PretouchTest {
         for (int round = 1; round <= ROUNDS; round++) {
             Path path = dir.resolve(SegmentDescriptor.fileName(round));
             try (SegmentFile file = storage.create(path, SIZE, SegmentHeader.encode(round, 0, SIZE), PERMISSIONS)) {
-                new Segment(round, 0, file, SegmentDescriptor.HEADER_LENGTH).pretouch();
+                new Segment(round, 0, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH).pretouch();
                 assertEquals(SIZE / 1024, copiedKiB(path), "KiB of the mapping copied by pretouch, round " + round);
             }
             Files.delete(path);

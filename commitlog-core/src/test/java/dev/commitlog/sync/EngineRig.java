@@ -39,7 +39,7 @@ import java.util.function.BooleanSupplier;
 final class EngineRig implements AutoCloseable {
     static final int SEGMENT_SIZE = SegmentDescriptor.MIN_SEGMENT_SIZE;
     /** The first log position a record can have: just past the first segment's header. */
-    static final long FIRST_POSITION = SegmentDescriptor.HEADER_LENGTH;
+    static final long FIRST_POSITION = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
     static final Duration TIMEOUT = Duration.ofSeconds(10);
     private static final Path DIRECTORY = Path.of("fake-commitlog");
     private static final byte[] PAYLOAD = new byte[4096];
@@ -59,8 +59,8 @@ final class EngineRig implements AutoCloseable {
         MetricsRecorder metrics = new MetricsRecorder();
         SegmentFile file = device.create(DIRECTORY.resolve(SegmentDescriptor.fileName(0)), SEGMENT_SIZE,
                 SegmentHeader.encode(0, 0, SEGMENT_SIZE), Set.of());
-        Segment first = new Segment(0, 0, file, SegmentDescriptor.HEADER_LENGTH);
-        SegmentSyncer syncer = new SegmentSyncer(first, SegmentDescriptor.HEADER_LENGTH, metrics, segment -> { });
+        Segment first = new Segment(0, 0, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+        SegmentSyncer syncer = new SegmentSyncer(first, SegmentDescriptor.SEGMENT_HEADER_LENGTH, metrics, segment -> { });
         writer = SegmentWriter.start(first, null, device, DIRECTORY, SEGMENT_SIZE, Set.of(), metrics);
         engine = SyncEngine.create(settings, syncer, metrics, tuning, clock);
         device.watchDurable(engine::durablePosition);

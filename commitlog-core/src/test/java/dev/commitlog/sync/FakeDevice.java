@@ -62,14 +62,14 @@ final class FakeDevice implements StorageLayer {
     private final List<String> violations = new ArrayList<>(); // under gate
     private final List<FakeFile> files = new ArrayList<>(); // under gate
     private final AtomicInteger running = new AtomicInteger();
-    private volatile LongSupplier durable = () -> SegmentDescriptor.HEADER_LENGTH;
+    private volatile LongSupplier durable = () -> SegmentDescriptor.SEGMENT_HEADER_LENGTH;
     private boolean holding; // under gate
     private int held; // under gate
     private IOException failNext; // under gate
     private boolean full; // under gate
     private boolean failed; // under gate
     /** The end of the last flush of records that synced. */
-    private volatile long syncedUpTo = SegmentDescriptor.HEADER_LENGTH;
+    private volatile long syncedUpTo = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
 
     /** Where the engine publishes its durable position, for the checks made as each flush runs. */
     void watchDurable(LongSupplier durablePosition) {
@@ -230,7 +230,7 @@ final class FakeDevice implements StorageLayer {
                 if (failed) {
                     violations.add(thread + " flushed [" + from + ", " + to + ") after a failed flush");
                 }
-                boolean crossedIntoThisSegment = durableAtStart == file.base && fromOffset == SegmentDescriptor.HEADER_LENGTH;
+                boolean crossedIntoThisSegment = durableAtStart == file.base && fromOffset == SegmentDescriptor.SEGMENT_HEADER_LENGTH;
                 if (to > from && durableAtStart != from && !crossedIntoThisSegment) {
                     violations.add(thread + " flushed [" + from + ", " + to + ") while the durable position stood at " + durableAtStart);
                 }

@@ -70,7 +70,7 @@ final class LogSpan implements LogInspector.Observer {
         if (lastEnd >= 0) {
             return lastEnd;
         }
-        return start < 0 ? 0 : start + SegmentDescriptor.HEADER_LENGTH;
+        return start < 0 ? 0 : start + SegmentDescriptor.SEGMENT_HEADER_LENGTH;
     }
 
     long records() {

@@ -58,8 +58,8 @@ final class TestLog {
         }
         // The close changed only the tail's durable mark (and its CRC): put back the crash image's.
         byte[] closed = Files.readAllBytes(tail);
-        assertEquals(-1, Arrays.mismatch(Arrays.copyOfRange(crashed, SegmentDescriptor.HEADER_LENGTH, crashed.length),
-                Arrays.copyOfRange(closed, SegmentDescriptor.HEADER_LENGTH, closed.length)), "the close changed only the header");
+        assertEquals(-1, Arrays.mismatch(Arrays.copyOfRange(crashed, SegmentDescriptor.SEGMENT_HEADER_LENGTH, crashed.length),
+                Arrays.copyOfRange(closed, SegmentDescriptor.SEGMENT_HEADER_LENGTH, closed.length)), "the close changed only the header");
         Files.write(tail, crashed);
         return new TestLog(dir, positions);
     }

@@ -80,7 +80,7 @@ class TruncateAfterCommandTest {
     void aCutAtASegmentBaseKeepsThatSegmentEmptySoPositionsGoOn() throws Exception {
         long base = 2L * TestLog.SEGMENT_SIZE;
         ToolRun run = ToolRun.of("truncate-after", dir, base, "--backup-dir", backup).succeeded(ExitCode.OK);
-        long firstFrame = base + SegmentDescriptor.HEADER_LENGTH;
+        long firstFrame = base + SegmentDescriptor.SEGMENT_HEADER_LENGTH;
         assertTrue(run.outLines().get(0).contains("position " + firstFrame + " and everything after it removed; 16 records"), run.out());
         assertEquals(log.positions.subList(0, 16), log.replay(ReplayPolicy.STRICT));
         try (CommitLog reopened = CommitLog.open(TestLog.config(dir, ReplayPolicy.STRICT))) {
@@ -101,7 +101,7 @@ class TruncateAfterCommandTest {
         assertEquals(log.positions.subList(0, 8), log.replay(ReplayPolicy.STRICT));
         try (CommitLog reopened = CommitLog.open(TestLog.config(dir, ReplayPolicy.STRICT))) {
             byte[] next = TestLog.payload(8);
-            assertEquals(base + SegmentDescriptor.HEADER_LENGTH, reopened.append(next, 0, next.length), "a new segment at the same base");
+            assertEquals(base + SegmentDescriptor.SEGMENT_HEADER_LENGTH, reopened.append(next, 0, next.length), "a new segment at the same base");
         }
     }
 
