@@ -96,7 +96,7 @@ final class EngineRig implements AutoCloseable {
     }
 
     /** {@link SyncEngine#syncUpTo} in the calling thread, noting as {@link #append} does. */
-    Appended syncUpTo(long position) {
+    Appended syncTo(long position) {
         engine.syncUpTo(position, waiter());
         return new Appended(position, device.syncedUpTo() >= position, Thread.currentThread().getName());
     }

@@ -52,7 +52,7 @@ class GroupSyncEngineTest extends SyncEngineContractTest {
         assertEquals(1, rig.device.syncedRecordFlushes().size(), "nothing is flushed during the window");
 
         long appended = rig.appendedPosition();
-        EngineRig.inThread("sync", () -> rig.syncUpTo(appended)).get();
+        EngineRig.inThread("sync", () -> rig.syncTo(appended)).get();
         for (Pending appender : appenders) {
             assertTrue(appender.get().coveredOnReturn());
         }

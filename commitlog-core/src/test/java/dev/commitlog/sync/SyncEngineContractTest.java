@@ -225,7 +225,7 @@ abstract class SyncEngineContractTest {
         Throwable later = rig.appendIn("after-the-failure", RECORD).failure();
         assertSame(failure, later, "an append after the failure gets it too");
         long published = rig.publish(RECORD);
-        assertSame(failure, assertThrows(CommitLogFailedException.class, () -> rig.syncUpTo(published)));
+        assertSame(failure, assertThrows(CommitLogFailedException.class, () -> rig.syncTo(published)));
         rig.engine.requestSync(published); // served by no flush, and throws nothing
         rig.close();
         List<Flush> flushes = rig.device.flushes();
@@ -301,16 +301,16 @@ abstract class SyncEngineContractTest {
         // Group's window now runs after its flush, and Periodic's clock stands still: no timer ends before the test.
         rig.appendIn("first", RECORD).get();
         long end = rig.publish(RECORD);
-        Appended synced = EngineRig.inThread("alone", () -> rig.syncUpTo(end)).get();
+        Appended synced = EngineRig.inThread("alone", () -> rig.syncTo(end)).get();
         assertTrue(synced.coveredOnReturn(), "syncUpTo returned before a flush covered it");
 
         // With the role busy, syncUpTo asks the sync thread, which must not wait out a window or period.
         rig.device.holdFlushes();
         long heldEnd = rig.publish(RECORD);
-        Pending holder = EngineRig.inThread("holder", () -> rig.syncUpTo(heldEnd));
+        Pending holder = EngineRig.inThread("holder", () -> rig.syncTo(heldEnd));
         rig.device.awaitHeld(1);
         long laterEnd = rig.publish(RECORD);
-        Pending asker = EngineRig.inThread("asker", () -> rig.syncUpTo(laterEnd));
+        Pending asker = EngineRig.inThread("asker", () -> rig.syncTo(laterEnd));
         awaitWaiting("a caller of syncUpTo while another thread flushes", asker.thread);
         rig.device.releaseFlushes();
         assertTrue(holder.get().coveredOnReturn());
