@@ -29,6 +29,12 @@ final class Appender implements AppendClaim.Acknowledger {
     private final SegmentWriter segments;
     private final MetricsRecorder metrics;
     private final int maxRecordSize;
+    /**
+     * Each appending thread's context. Invariant: nothing reachable from a context reaches this
+     * appender or the log. A thread's map holds the context strongly and this ThreadLocal (its key)
+     * only weakly, so a path back to the key would keep a closed log, and every thread's ring of
+     * completions, alive for as long as the thread lives (ClosedLogReleaseTest).
+     */
     private final ThreadLocal<AppendContext> contexts;
     private final AsyncCompletions completions;
 
@@ -128,6 +134,7 @@ final class Appender implements AppendClaim.Acknowledger {
     /** After the sync service's last flush: completes what it covered, fails the rest. */
     void close() {
         completions.close();
+        contexts.remove(); // the closing thread's context; other threads' go stale once the log is unreachable
     }
 
     private AppendContext write(byte[] bytes, int offset, int length, Object completion) {

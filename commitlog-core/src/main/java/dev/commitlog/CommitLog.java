@@ -32,6 +32,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import net.openhft.chronicle.bytes.Bytes;
 
 /**
@@ -76,7 +77,9 @@ public final class CommitLog implements AutoCloseable {
         this.lock = opened.lock();
         this.metrics = new MetricsRecorder();
         this.state = new OpenState(config.directory());
-        this.syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, this::segmentDurable);
+        DurableSegmentHandOff handOff = new DurableSegmentHandOff();
+        SegmentSyncer syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, handOff);
+        this.syncer = syncer; // lambdas below capture the local, not this (see DurableSegmentHandOff)
         this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(),
                 syncer::durablePosition, metrics);
         syncer.markInterval(config.durableMarkInterval().toNanos());
@@ -84,6 +87,7 @@ public final class CommitLog implements AutoCloseable {
                 options.archiveListener() == null ? Long.MAX_VALUE : LogOpening.firstId(recovered), maintenance);
         this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
+        handOff.lifecycle = lifecycle; // before the sync thread starts, which publishes it
         this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), metrics);
         this.sync = SyncEngine.create(SyncSettings.of(config), syncer, metrics, options.syncTuning());
@@ -448,8 +452,18 @@ public final class CommitLog implements AutoCloseable {
         }
     }
 
-    /** Sync thread (so after construction): a segment is sealed and durable. */
-    private void segmentDurable(Segment segment) {
-        lifecycle.segmentDurable(segment);
+    /**
+     * Hands each sealed, durable segment from the sync thread to the lifecycle, which is made after
+     * the syncer (its retention reads the syncer's durable position). Not {@code this::}: the sync
+     * service is reachable from every appending thread's context, and nothing reachable from there
+     * may reach the log, or a closed log would stay alive as long as any thread that appended to it.
+     */
+    private static final class DurableSegmentHandOff implements Consumer<Segment> {
+        SegmentLifecycle lifecycle;
+
+        @Override
+        public void accept(Segment segment) {
+            lifecycle.segmentDurable(segment);
+        }
     }
 }
