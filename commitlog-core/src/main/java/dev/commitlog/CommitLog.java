@@ -21,6 +21,7 @@ import dev.commitlog.retention.SpaceLimitedStorage;
 import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
+import dev.commitlog.segment.SpareSegments;
 import dev.commitlog.sync.SyncEngine;
 import dev.commitlog.sync.SyncService;
 import dev.commitlog.sync.SyncSettings;
@@ -83,18 +84,23 @@ public final class CommitLog implements AutoCloseable {
         this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(),
                 syncer::durablePosition, metrics);
         syncer.markInterval(config.durableMarkInterval().toNanos());
+        SpaceLimitedStorage space = storage; // captured below instead of this (see DurableSegmentHandOff)
+        int segmentSize = config.segmentSize();
+        SpareSegments spares = SpareSegments.open(storage, config.directory(), config.recycleSegments(), segmentSize,
+                () -> space.hasRoomFor(segmentSize));
         this.retention = new SegmentRetention(storage, config.directory(), syncer::durablePosition, () -> syncer.syncingSegment().id(),
-                options.archiveListener() == null ? Long.MAX_VALUE : LogOpening.firstId(recovered), maintenance);
+                options.archiveListener() == null ? Long.MAX_VALUE : LogOpening.firstId(recovered), spares, maintenance);
         this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
         handOff.lifecycle = lifecycle; // before the sync thread starts, which publishes it
         this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
-                config.filePermissions(), metrics);
+                config.filePermissions(), spares, metrics);
         this.sync = SyncEngine.create(SyncSettings.of(config), syncer, metrics, options.syncTuning());
         this.appender = new Appender(state, sync, writer, metrics, config.maxRecordSize(), config.directory().getFileName().toString());
+        RecordReader reader = new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow);
+        spares.readers(reader.mappings()); // before anything is discarded: a mapped file is never made a spare
         this.reads = new LogReads(state, storage, config.directory(), syncer::durablePosition,
-                new Replayer(storage, config.replayPolicy(), opened.listener()),
-                new RecordReader(storage, config.directory(), syncer::durablePosition, retention::discardedBelow), maintenance);
+                new Replayer(storage, config.replayPolicy(), opened.listener()), reader, maintenance);
         this.jmx = opened.jmx();
         if (jmx != null) {
             jmx.bind(this::metrics);

@@ -45,6 +45,7 @@ class DiscardPropertyTest {
         }
         System.out.printf("discard property %s: %s (seed %d)%n", mode, tally, SEED);
         assertTrue(tally.accepted > 0 && tally.refused > 0 && tally.crashes > 0, tally::toString);
+        assertTrue(tally.recycled > 0, () -> "spares (discarded files, full of their former frames) were reused: " + tally);
     }
 
     @Tag("slow")
@@ -66,11 +67,13 @@ class DiscardPropertyTest {
         long reopens;
         long crashes;
         long required;
+        long recycled;
 
         @Override
         public String toString() {
             return appended + " records appended, " + accepted + " discards accepted, " + refused + " refused, " + reopens
-                    + " reopens, " + crashes + " power losses, " + required + " acknowledged records required at checks";
+                    + " reopens, " + crashes + " power losses, " + recycled + " segments recycled, " + required
+                    + " acknowledged records required at checks";
         }
     }
 
@@ -125,7 +128,7 @@ class DiscardPropertyTest {
                 }
                 reopen(tally);
             } finally {
-                log.close();
+                closeCounting(tally);
             }
         }
 
@@ -213,8 +216,13 @@ class DiscardPropertyTest {
             };
         }
 
-        private void reopen(Tally tally) throws Exception {
+        private void closeCounting(Tally tally) {
+            tally.recycled += log.metrics().segmentsRecycled();
             log.close();
+        }
+
+        private void reopen(Tally tally) throws Exception {
+            closeCounting(tally);
             forgetIncomplete();
             log = open();
             tally.reopens++;
@@ -233,7 +241,7 @@ class DiscardPropertyTest {
             }
             SimulatedDisk.Loss loss = SimulatedDisk.Loss.random(random);
             SimulatedDisk image = disk.crashImage(random, loss);
-            log.close(); // the old disk's; the image is what a restart finds
+            closeCounting(tally); // the old disk's; the image is what a restart finds
             forgetIncomplete();
             disk = image;
             log = open();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
@@ -53,16 +54,29 @@ class FormatWorkedExampleTest {
         String text = Files.readString(FORMAT_MD);
         assertTrue(text.contains(String.format("Until the close, the mark read 64 (`40 00 00 00 00 00 00 00`, CRC 0x%08x)", markCrc)),
                 "docs/format.md gives the mark before the close, with its CRC 0x" + Integer.toHexString(markCrc));
+        // The reused file: "header CRC32C 0x8b676a92" and "0x66b9c059 for \"hello\"".
+        ByteBuffer reused = SegmentHeader.encode(7, 7L * (32 << 20), 32 << 20, 1).order(ByteOrder.LITTLE_ENDIAN);
+        int reusedHeaderCrc = reused.getInt(SegmentDescriptor.HEADER_CRC_OFFSET);
+        assertTrue(text.contains(String.format("header CRC32C 0x%08x", reusedHeaderCrc)), "the reused header's CRC");
+        int reusedHello = new FrameChecksum().forSegment(2, 1).begin(7L * (32 << 20) + 64, 13).update(hello(), 0, 5).value();
+        assertTrue(text.contains(String.format("0x%08x for \"hello\"", reusedHello)), "the reused file's CRC of hello");
         ByteBuffer expected = ByteBuffer.wrap(documented.clone()).order(ByteOrder.LITTLE_ENDIAN);
         expected.putLong(SegmentDescriptor.DURABLE_MARK_OFFSET, 64).putInt(SegmentDescriptor.DURABLE_MARK_CRC_OFFSET, markCrc);
         assertArrayEquals(expected.array(), beforeClose, "before the close only the mark differs: 64, durable before the append's flush");
     }
 
-    /** The hex dump in the worked example, as bytes (offsets must be contiguous). */
+    private static byte[] hello() {
+        return "hello".getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The first hex dump in the worked example, as bytes (offsets must be contiguous from 0). */
     private static byte[] documentedBytes(int length) throws IOException {
         byte[] bytes = new byte[length];
         int filled = 0;
         for (String line : Files.readAllLines(FORMAT_MD)) {
+            if (filled >= length) {
+                break; // later dumps (the reused file) are checked by the values they quote
+            }
             Matcher m = DUMP_LINE.matcher(line);
             if (!m.matches()) {
                 continue;

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.format.SegmentDescriptor;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,14 +18,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Golden files freeze format version 1: two 64 KiB segments written by the first release are checked
- * into test resources (golden/v1) and must replay the same records, at the same positions, for ever.
- * They hold records of many sizes (0 to 1,000 bytes), one aborted claim and a segment rollover (so
- * an end marker). {@link #main} regenerates them; never do that unless the format version changes.
+ * Golden files freeze each format version: segments written by the release that introduced it are
+ * checked into test resources ({@code golden/v1}, {@code golden/v2}) and must replay the same
+ * records, at the same positions, for ever.
+ * <ul>
+ *   <li>Version 1: two 64 KiB segments of records of many sizes (0 to 1,000 bytes), one aborted
+ *       claim and a segment rollover (so an end marker).</li>
+ *   <li>Version 2: the same kinds of frames, written by a log that discarded its first segments as
+ *       it went with commitlog_recycle_segments on, so the segments left are reused files: salt 1
+ *       and, past their records, the frames of their former life (the tail, segment 4, holds a
+ *       few records; segment 5 is the one prepared to follow it).</li>
+ * </ul>
+ * {@link #main} regenerates the current version's files; never do that unless the format version changes.
  */
 class GoldenFormatTest {
     static final String[] FILES = {"commitlog-00000000000000000000.log", "commitlog-00000000000000000001.log"};
     static final int RECORDS = 160;
+    static final String[] V2_FILES = {"commitlog-00000000000000000003.log", "commitlog-00000000000000000004.log",
+        "commitlog-00000000000000000005.log"};
+    static final int V2_RECORDS = 520;
+    /** Every 40 records but the last 40, the writer discarded everything durable: the files left hold the last ones. */
+    static final int V2_DISCARD_EVERY = 40;
 
     @TempDir
     Path dir;
@@ -39,12 +55,7 @@ class GoldenFormatTest {
 
     @Test
     void formatVersion1SegmentsReplayForever() throws IOException {
-        for (String file : FILES) {
-            try (InputStream in = GoldenFormatTest.class.getResourceAsStream("/golden/v1/" + file)) {
-                assertNotNull(in, "golden file " + file);
-                Files.copy(in, dir.resolve(file));
-            }
-        }
+        copyGolden("v1", FILES);
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
                 .replayPolicy(ReplayPolicy.STRICT).build();
         try (CommitLog log = CommitLog.open(config)) {
@@ -62,18 +73,57 @@ class GoldenFormatTest {
         }
     }
 
-    /** Writes the golden files into the directory given as the argument. */
+    @Test
+    void formatVersion2SegmentsReplayForever() throws IOException {
+        copyGolden("v2", V2_FILES);
+        int salted = 0;
+        for (String file : V2_FILES) {
+            ByteBuffer header = ByteBuffer.wrap(Files.readAllBytes(dir.resolve(file))).order(ByteOrder.LITTLE_ENDIAN);
+            assertEquals(2, header.getInt(SegmentDescriptor.VERSION_OFFSET), file);
+            salted += file.endsWith(SegmentDescriptor.FILE_SUFFIX) && header.getInt(SegmentDescriptor.SALT_OFFSET) > 0 ? 1 : 0;
+        }
+        assertEquals(V2_FILES.length, salted, "the golden log's segments are reused files");
+        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
+                .replayPolicy(ReplayPolicy.STRICT).build();
+        try (CommitLog log = CommitLog.open(config)) {
+            List<TestLogs.Entry> replayed = TestLogs.replayAll(log);
+            int first = V2_RECORDS - replayed.size();
+            assertTrue(first > 0 && first <= V2_RECORDS - V2_DISCARD_EVERY, "the records of the segments left: " + replayed.size());
+            long previous = -1;
+            for (int i = 0; i < replayed.size(); i++) {
+                TestLogs.Entry entry = replayed.get(i);
+                assertArrayEquals(record(first + i), entry.payload(), "record " + (first + i));
+                assertTrue(entry.position() > previous, "positions increase");
+                previous = entry.position();
+            }
+        }
+    }
+
+    private void copyGolden(String version, String[] files) throws IOException {
+        for (String file : files) {
+            try (InputStream in = GoldenFormatTest.class.getResourceAsStream("/golden/" + version + "/" + file)) {
+                assertNotNull(in, "golden file " + file);
+                Files.copy(in, dir.resolve(file));
+            }
+        }
+    }
+
+    /** Writes the current version's golden files into the directory given as the argument. */
     public static void main(String[] args) throws IOException {
-        CommitLogConfig config = CommitLogConfig.builder(Path.of(args[0])).syncMode(SyncMode.BATCH).segmentSize(64 * 1024).build();
+        CommitLogConfig config = CommitLogConfig.builder(Path.of(args[0])).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
+                .recycleSegments(4).build();
         try (CommitLog log = CommitLog.open(config)) {
             AppendClaim claim = new AppendClaim();
-            for (int i = 0; i < RECORDS; i++) {
-                if (i == 7) {
+            for (int i = 0; i < V2_RECORDS; i++) {
+                if (i == 7 || i == V2_RECORDS - 3) {
                     log.claim(40, claim).writeLong(7L);
                     claim.abort();
                 }
                 byte[] record = record(i);
                 log.append(record, 0, record.length);
+                if (i % V2_DISCARD_EVERY == V2_DISCARD_EVERY - 1 && i < V2_RECORDS - V2_DISCARD_EVERY) {
+                    log.discardUpTo(log.durablePosition());
+                }
             }
         }
     }

@@ -18,6 +18,12 @@ import java.util.concurrent.locks.LockSupport;
  * A line in the pipe survives the kill; a record is acknowledged exactly when its line was
  * written. With {@code args[4]} = {@code async}, appends go through appendAsync and the line is
  * written by the completion callback.
+ *
+ * <p>A discarder thread keeps the log to the last {@link #KEPT_SEGMENTS} segments' worth of
+ * records, so the spares of {@code commitlog_recycle_segments} are reused under the kill: before
+ * each {@code discardUpTo(P)} it prints {@code discard P}, so the parent requires only the
+ * acknowledged records at or past the highest P it read (a kill during the call may have deleted
+ * files below P, and nothing at or past it).
  */
 public final class KillChild {
     /** A safety net: the child ends itself if nobody kills it. */
@@ -42,6 +48,9 @@ public final class KillChild {
     }
 
     static final String SYNC = "sync";
+    static final String DISCARD = "discard";
+    /** How much the discarder keeps: records older than this many segments' worth are discarded. */
+    static final int KEPT_SEGMENTS = 2;
     static final String ASYNC = "async";
     private static final int ASYNC_IN_FLIGHT = 64;
 
@@ -74,7 +83,29 @@ public final class KillChild {
             appender.setDaemon(true);
             appender.start();
         }
+        Thread discarder = new Thread(() -> discardBehind(log, out), "discarder");
+        discarder.setDaemon(true);
+        discarder.start();
         KillableChild.awaitKill(MAX_LIFETIME_MILLIS);
+    }
+
+    /** Every 10 ms, discards what lies more than {@link #KEPT_SEGMENTS} segments behind the durable position. */
+    private static void discardBehind(CommitLog log, KillableChild out) {
+        long discarded = 0;
+        try {
+            for (;;) {
+                Thread.sleep(10);
+                long position = log.durablePosition() - (long) KEPT_SEGMENTS * TestLogs.SMALL_SEGMENT;
+                if (position > discarded + TestLogs.SMALL_SEGMENT) {
+                    out.println(DISCARD + " " + position);
+                    log.discardUpTo(position);
+                    discarded = position;
+                }
+            }
+        } catch (Throwable e) {
+            e.printStackTrace();
+            Runtime.getRuntime().halt(5);
+        }
     }
 
     /**

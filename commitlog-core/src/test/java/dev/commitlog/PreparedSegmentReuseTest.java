@@ -15,9 +15,11 @@ import dev.commitlog.io.StorageLayer;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The segment the allocator prepared after the tail survives a reopen and is the one the log rolls
  * into: a clean reopen creates no segment (32 MiB of zeros written and synced, at the default size).
- * What makes that safe is checked here too: bytes an earlier life of the log left in that file are
- * zeroed on the device before the log opens, and a file that does not fit (another size) is
- * replaced, not reused.
+ * What makes that safe is checked here too: records an earlier life of the log left in that file, at
+ * the very positions the log writes next, are voided by a new salt before the log opens (without
+ * rewriting them), and a file that does not fit (another size) is replaced, not reused.
  */
 class PreparedSegmentReuseTest {
     private static final int PAYLOAD = 1000;
@@ -68,7 +70,7 @@ class PreparedSegmentReuseTest {
      * zeroed on the device before the log opens.
      */
     @Test
-    void bytesAnEarlierLifeLeftInThePreparedSegmentAreZeroedOnTheDeviceBeforeTheLogOpens() throws Exception {
+    void recordsAnEarlierLifeLeftInThePreparedSegmentAreVoidedByANewSaltBeforeTheLogOpens() throws Exception {
         CommitLogConfig config = TestLogs.smallSegmentConfig(dir, SyncMode.BATCH);
         SimulatedDisk earlier = new SimulatedDisk();
         try (CommitLog log = CommitLog.open(config, earlier, NO_DAMAGE)) {
@@ -90,7 +92,11 @@ class PreparedSegmentReuseTest {
         SimulatedDisk disk = SimulatedDisk.holding(image);
 
         try (CommitLog log = CommitLog.open(config, disk, NO_DAMAGE)) {
-            assertTrue(zeroPastHeader(disk.durableBytes(NEXT)), NEXT + " is zero on the device before the first append");
+            byte[] onDevice = disk.durableBytes(NEXT);
+            int salt = ByteBuffer.wrap(onDevice).order(ByteOrder.LITTLE_ENDIAN).getInt(SegmentDescriptor.SALT_OFFSET);
+            assertEquals(1, salt, NEXT + " has a new salt on the device before the first append");
+            assertArrayEquals(Arrays.copyOfRange(stale, SimulatedDisk.PAGE, stale.length),
+                    Arrays.copyOfRange(onDevice, SimulatedDisk.PAGE, onDevice.length), "and its records were not rewritten");
             append(log, 20, 70, appended); // a few records into segment 1, far fewer than the earlier life left there
         }
         try (CommitLog log = CommitLog.open(config, disk, NO_DAMAGE)) {

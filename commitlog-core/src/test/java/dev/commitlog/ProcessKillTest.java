@@ -27,7 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Group mode and prints each acknowledged record; the parent sends SIGKILL at a random moment,
  * reopens the directory with the production {@link MappedStorageLayer}, and checks that every
  * record the child acknowledged, in this and every earlier cycle on the same directory, is present
- * at the position append returned and byte-identical, and that nothing else is there.
+ * at the position append returned and byte-identical, and that nothing else is there. The child
+ * discards all but its last few segments as it goes (it says where before each discard, and only
+ * records at or past that are required), so segment files are recycled under the kills.
  *
  * <p>What this proves and what it does not: a killed process loses nothing the page cache holds,
  * so this tests the engine's own ordering (acknowledge only after the flush; recovery keeps
@@ -66,10 +68,12 @@ class ProcessKillTest {
         long acknowledged;
         long verified;
         long killedBeforeAnyAck;
+        long discards;
 
         @Override
         public String toString() {
-            return kills + " SIGKILLs, " + acknowledged + " acknowledged records checked after their kill, " + verified
+            return kills + " SIGKILLs, " + discards + " discards, " + acknowledged + " acknowledged records checked after their kill, "
+                    + verified
                     + " record checks in total (cumulative over cycles)" + (killedBeforeAnyAck > 0 ? ", " + killedBeforeAnyAck
                     + " cycles killed before any acknowledgement" : "");
         }
@@ -80,11 +84,13 @@ class ProcessKillTest {
         Totals totals = new Totals();
         Path logDir = null;
         Map<Id, Long> acknowledged = new HashMap<>();
+        long[] discardedTo = {0}; // the highest position the child said it discards up to, in this directory
         for (int c = 0; c < cycles; c++) {
             int cycle = c;
             if (cycle % CYCLES_PER_DIRECTORY == 0) {
                 logDir = Files.createDirectories(dir.resolve("log-" + cycle));
                 acknowledged.clear();
+                discardedTo[0] = 0;
             }
             // Every fourth cycle the child appends with appendAsync and prints at each completion.
             boolean async = cycle % (KILLED_MODES.length + 1) == KILLED_MODES.length;
@@ -95,6 +101,11 @@ class ProcessKillTest {
             int fresh = 0;
             for (String line : lines) {
                 String[] parts = line.split(" ");
+                if (parts.length == 2 && parts[0].equals(KillChild.DISCARD)) {
+                    discardedTo[0] = Math.max(discardedTo[0], Long.parseLong(parts[1]));
+                    totals.discards++;
+                    continue;
+                }
                 assertEquals(4, parts.length, () -> "cycle " + cycle + ": malformed line '" + line + "'");
                 Id id = new Id(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]));
                 assertNull(acknowledged.put(id, Long.parseLong(parts[3])), () -> "cycle " + cycle + ": acknowledged twice: " + id);
@@ -104,9 +115,11 @@ class ProcessKillTest {
             if (fresh == 0) {
                 totals.killedBeforeAnyAck++;
             }
+            acknowledged.values().removeIf(position -> position < discardedTo[0]); // below a discard: allowed to go
             totals.verified += verify(logDir, mode, acknowledged, cycle, seed);
         }
         assertTrue(totals.acknowledged > cycles, "the children acknowledged records: " + totals);
+        assertTrue(totals.discards > 0, "the children discarded, so spares were made and reused: " + totals);
         return totals;
     }
 

@@ -147,10 +147,12 @@ final class TestLogs {
     }
 
     /** The bytes of the segment files in {@code dir}. */
+    /** Bytes of the segment files and spares in {@code dir}: what counts in commitlog_total_space. */
     static long segmentBytes(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
             long total = 0;
-            for (Path file : files.filter(f -> SegmentDescriptor.parseId(f.getFileName().toString()) >= 0).toList()) {
+            for (Path file : files.filter(f -> SegmentDescriptor.parseId(f.getFileName().toString()) >= 0
+                    || SegmentDescriptor.parseRecycledId(f.getFileName().toString()) >= 0).toList()) {
                 try {
                     total += Files.size(file);
                 } catch (java.nio.file.NoSuchFileException e) {

@@ -34,6 +34,7 @@ public final class CommitLogConfig {
     private final int segmentSize;
     private final int maxRecordSize;
     private final long totalSpace;
+    private final int recycleSegments;
     private final CommitFailurePolicy commitFailurePolicy;
     private final ReplayPolicy replayPolicy;
     private final Set<PosixFilePermission> filePermissions;
@@ -50,6 +51,7 @@ public final class CommitLogConfig {
         this.segmentSize = ConfigRules.segmentSize(given);
         this.maxRecordSize = ConfigRules.maxRecordSize(given, segmentSize);
         this.totalSpace = ConfigRules.totalSpace(given, segmentSize);
+        this.recycleSegments = ConfigRules.recycleSegments(given);
         this.commitFailurePolicy = given.commitFailurePolicy != null ? given.commitFailurePolicy : CommitFailurePolicy.STOP;
         this.replayPolicy = given.replayPolicy != null ? given.replayPolicy : ReplayPolicy.TOLERATE_TAIL;
         this.filePermissions = ConfigRules.filePermissions(given);
@@ -146,6 +148,15 @@ public final class CommitLogConfig {
         return totalSpace;
     }
 
+    /**
+     * {@code commitlog_recycle_segments}, default {@value ConfigRules#DEFAULT_RECYCLE_SEGMENTS}: how
+     * many discarded segment files are kept to become new segments (0 deletes them), so that a log
+     * that discards as it appends writes each byte once instead of creating and zero-filling files.
+     */
+    public int recycleSegments() {
+        return recycleSegments;
+    }
+
     /** {@code commit_failure_policy}, default {@link CommitFailurePolicy#STOP}. */
     public CommitFailurePolicy commitFailurePolicy() {
         return commitFailurePolicy;
@@ -173,6 +184,7 @@ public final class CommitLogConfig {
             case COMMITLOG_SEGMENT_SIZE -> Units.formatSize(segmentSize);
             case MAX_RECORD_SIZE -> Units.formatSize(maxRecordSize);
             case COMMITLOG_TOTAL_SPACE -> Units.formatSize(totalSpace);
+            case COMMITLOG_RECYCLE_SEGMENTS -> Integer.toString(recycleSegments);
             case COMMIT_FAILURE_POLICY -> YamlNames.of(commitFailurePolicy);
             case COMMITLOG_REPLAY_POLICY -> YamlNames.of(replayPolicy);
             case COMMITLOG_FILE_MODE -> FileMode.format(filePermissions);
@@ -200,7 +212,7 @@ public final class CommitLogConfig {
                 && syncPeriod.equals(that.syncPeriod) && groupWindow.equals(that.groupWindow)
                 && periodicLagBlock.equals(that.periodicLagBlock) && durableMarkInterval.equals(that.durableMarkInterval)
                 && segmentSize == that.segmentSize
-                && maxRecordSize == that.maxRecordSize && totalSpace == that.totalSpace
+                && maxRecordSize == that.maxRecordSize && totalSpace == that.totalSpace && recycleSegments == that.recycleSegments
                 && commitFailurePolicy == that.commitFailurePolicy && replayPolicy == that.replayPolicy
                 && filePermissions.equals(that.filePermissions);
     }
@@ -208,7 +220,7 @@ public final class CommitLogConfig {
     @Override
     public int hashCode() {
         return Objects.hash(directory, syncMode, syncPeriod, groupWindow, periodicLagBlock, durableMarkInterval, segmentSize,
-                maxRecordSize, totalSpace, commitFailurePolicy, replayPolicy, filePermissions);
+                maxRecordSize, totalSpace, recycleSegments, commitFailurePolicy, replayPolicy, filePermissions);
     }
 
     /**
@@ -229,6 +241,7 @@ public final class CommitLogConfig {
         Long segmentSize;
         Long maxRecordSize;
         Long totalSpace;
+        Integer recycleSegments;
         CommitFailurePolicy commitFailurePolicy;
         ReplayPolicy replayPolicy;
         Set<PosixFilePermission> filePermissions;
@@ -290,6 +303,12 @@ public final class CommitLogConfig {
             return unspelled(ConfigKey.COMMITLOG_TOTAL_SPACE);
         }
 
+        /** {@code commitlog_recycle_segments}: 0 (delete discarded segments) or more. */
+        public Builder recycleSegments(int recycleSegments) {
+            this.recycleSegments = recycleSegments;
+            return unspelled(ConfigKey.COMMITLOG_RECYCLE_SEGMENTS);
+        }
+
         /** {@code commit_failure_policy}. */
         public Builder commitFailurePolicy(CommitFailurePolicy commitFailurePolicy) {
             this.commitFailurePolicy = commitFailurePolicy;
@@ -348,6 +367,7 @@ public final class CommitLogConfig {
             copy.segmentSize = segmentSize;
             copy.maxRecordSize = maxRecordSize;
             copy.totalSpace = totalSpace;
+            copy.recycleSegments = recycleSegments;
             copy.commitFailurePolicy = commitFailurePolicy;
             copy.replayPolicy = replayPolicy;
             copy.filePermissions = filePermissions == null ? null : copyOf(filePermissions);

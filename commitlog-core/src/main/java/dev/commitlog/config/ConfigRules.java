@@ -29,6 +29,9 @@ final class ConfigRules {
     static final Duration DEFAULT_DURABLE_MARK_INTERVAL = Duration.ofMillis(10);
     static final long DEFAULT_SEGMENT_SIZE = 32L << 20;
     static final long DEFAULT_TOTAL_SPACE = 8L << 30;
+    /** Discarded segment files kept for reuse; each costs commitlog_segment_size of disk (counted in the total space). */
+    static final int DEFAULT_RECYCLE_SEGMENTS = 4;
+    static final int MAX_RECYCLE_SEGMENTS = 1024;
     static final Set<PosixFilePermission> DEFAULT_FILE_PERMISSIONS = Collections.unmodifiableSet(
             EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
 
@@ -169,6 +172,19 @@ final class ConfigRules {
                     + Units.formatSize(least) + " (e.g. " + key.example + ")");
         }
         return space;
+    }
+
+    static int recycleSegments(Builder given) {
+        ConfigKey key = ConfigKey.COMMITLOG_RECYCLE_SEGMENTS;
+        if (given.recycleSegments == null) {
+            return DEFAULT_RECYCLE_SEGMENTS;
+        }
+        int count = given.recycleSegments;
+        if (count < 0 || count > MAX_RECYCLE_SEGMENTS) {
+            throw ConfigException.invalid(key, shown(given, key, Integer.toString(count)), "is out of range; expected 0 (delete "
+                    + "discarded segments) to " + MAX_RECYCLE_SEGMENTS + " (e.g. " + key.example + ")");
+        }
+        return count;
     }
 
     static Set<PosixFilePermission> filePermissions(Builder given) {

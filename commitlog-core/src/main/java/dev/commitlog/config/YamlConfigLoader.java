@@ -157,11 +157,20 @@ final class YamlConfigLoader {
             case COMMITLOG_SEGMENT_SIZE -> builder.segmentSizeBytes(Units.parseSize(key, text));
             case MAX_RECORD_SIZE -> builder.maxRecordSizeBytes(Units.parseSize(key, text));
             case COMMITLOG_TOTAL_SPACE -> builder.totalSpace(Units.parseSize(key, text));
+            case COMMITLOG_RECYCLE_SEGMENTS -> builder.recycleSegments(count(key, text));
             case COMMIT_FAILURE_POLICY -> builder.commitFailurePolicy(YamlNames.parse(key, text, CommitFailurePolicy.class));
             case COMMITLOG_REPLAY_POLICY -> builder.replayPolicy(YamlNames.parse(key, text, ReplayPolicy.class));
             case COMMITLOG_FILE_MODE -> builder.filePermissions(FileMode.parse(key, text));
         }
         builder.spelled(key, text);
+    }
+
+    private static int count(ConfigKey key, String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw ConfigException.invalid(key, text, "is not a whole number; expected a count (e.g. " + key.example + ")");
+        }
     }
 
     private static Path path(ConfigKey key, String text) {

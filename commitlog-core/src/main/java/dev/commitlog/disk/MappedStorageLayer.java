@@ -56,6 +56,38 @@ public final class MappedStorageLayer implements StorageLayer {
     }
 
     @Override
+    public boolean retire(Path segment, Path spare) throws IOException {
+        Files.move(segment, spare, StandardCopyOption.ATOMIC_MOVE);
+        return true;
+    }
+
+    /**
+     * Writes the new header and the zero length word after it with one {@code pwrite} and
+     * {@code fdatasync} under the spare's name, then renames: a crash before the rename leaves a
+     * spare (recovery keeps or deletes it), never a segment whose header disagrees with its name.
+     */
+    @Override
+    public SegmentFile reuse(Path spare, Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions)
+            throws IOException {
+        if (Files.size(spare) != size) {
+            Files.delete(spare);
+            return create(path, size, header, permissions);
+        }
+        try (FileChannel channel = FileChannel.open(spare, StandardOpenOption.WRITE)) {
+            ByteBuffer start = ByteBuffer.allocate(header.capacity() + Long.BYTES);
+            start.put(header.duplicate().clear()).clear();
+            while (start.hasRemaining()) {
+                channel.write(start, start.position());
+            }
+            channel.force(false);
+        }
+        Files.setPosixFilePermissions(spare, permissions);
+        Files.move(spare, path, StandardCopyOption.ATOMIC_MOVE);
+        syncDirectory(path.getParent());
+        return open(path, true);
+    }
+
+    @Override
     public SegmentFile open(Path path, boolean writable) throws IOException {
         Set<StandardOpenOption> options = writable
                 ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)

@@ -23,9 +23,11 @@ package dev.commitlog.format;
  *       that holds no record; readers skip it.</li>
  * </ul>
  *
- * The CRC32C covers the frame's log position (i64), its length word (i32) and the payload, in that
- * order. Salting with the position makes a frame that is copied, duplicated or moved to another
- * place (a misdirected sector write, a stale frame in a reused file) fail its checksum.
+ * The CRC32C covers the segment's life salt (u32, format version 2 only), the frame's log position
+ * (i64), its length word (i32) and the payload, in that order. The position makes a frame that is
+ * copied, duplicated or moved to another place (a misdirected sector write) fail its checksum; the
+ * salt, new in each life of a file, does the same for a frame left from an earlier life at the same
+ * place (a recycled file's former records, records cut off after a crash).
  */
 public final class RecordDescriptor {
     /** Bytes before the payload: the length word and the checksum. */

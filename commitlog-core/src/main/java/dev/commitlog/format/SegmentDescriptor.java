@@ -7,7 +7,7 @@ package dev.commitlog.format;
  * <pre>
  *   0        8        12       16                24               32       36       40       44
  *   +--------+--------+--------+-----------------+----------------+--------+--------+--------+--------+
- *   | magic  | version| hdr len| segment id (i64)| base position  | size   | flags  | hdr crc| zero   |
+ *   | magic  | version| hdr len| segment id (i64)| base position  | size   | salt   | hdr crc| zero   |
  *   | 8 bytes| i32    | i32    |                 | (i64)          | i32    | i32    | i32    | i32    |
  *   +--------+--------+--------+-----------------+----------------+--------+--------+--------+--------+
  *   48                56       60       64
@@ -17,8 +17,11 @@ package dev.commitlog.format;
  *   +-----------------+--------+--------+
  * </pre>
  *
- * Bytes 0..39 are written once, when the file is created, and covered by the header CRC (CRC32C
- * of bytes 0..39). The durable mark is rewritten by the thread that claims a flush of the segment
+ * Bytes 0..39 are written once per life of the file (when it is created, reused or re-salted),
+ * and covered by the header CRC (CRC32C of bytes 0..39). The salt (version 2; version 1 has a
+ * flags word there, always 0) is folded into every frame's checksum: each new life of a file gets
+ * a salt one above its last, so no frame of an earlier life (a recycled file's former records, or
+ * records cut off after a crash) ever verifies in a later one. The durable mark is rewritten by the thread that claims a flush of the segment
  * (every flush in its first 4 KiB, past that at most once per commitlog_durable_mark_interval: see SegmentSyncer): it
  * holds a log position that was already durable before that flush, so after a crash any damage
  * below the highest valid mark of any segment is corruption, never a torn tail. The
@@ -27,7 +30,10 @@ package dev.commitlog.format;
 public final class SegmentDescriptor {
     /** "CLOGSEG" followed by a zero byte, read as a little-endian long. */
     public static final long MAGIC = 0x0047_4553_474F_4C43L;
-    public static final int FORMAT_VERSION = 1;
+    /** The version this build writes. */
+    public static final int FORMAT_VERSION = 2;
+    /** The first version, which this build still reads: no salt, frames checksummed without one. */
+    public static final int FORMAT_VERSION_1 = 1;
     public static final int SEGMENT_HEADER_LENGTH = 64;
     /** The smallest segment file a log makes (commitlog_segment_size's minimum); a shorter one is damage. */
     public static final int MIN_SEGMENT_SIZE = 64 << 10;
@@ -38,7 +44,8 @@ public final class SegmentDescriptor {
     public static final int SEGMENT_ID_OFFSET = 16;
     public static final int BASE_POSITION_OFFSET = 24;
     public static final int SEGMENT_SIZE_OFFSET = 32;
-    public static final int FLAGS_OFFSET = 36;
+    /** Version 2: the life salt (u32) folded into frame checksums. Version 1: flags, always 0. */
+    public static final int SALT_OFFSET = 36;
     public static final int HEADER_CRC_OFFSET = 40;
     /** The header CRC covers bytes [0, HEADER_CRC_OFFSET). */
     public static final int HEADER_CRC_COVERS = HEADER_CRC_OFFSET;
@@ -50,6 +57,11 @@ public final class SegmentDescriptor {
     public static final String FILE_SUFFIX = ".log";
     /** Files being created carry this suffix until they are complete and synced. */
     public static final String TEMP_SUFFIX = ".tmp";
+    /**
+     * A discarded segment kept to be reused ({@code commitlog_recycle_segments}) is renamed
+     * {@code commitlog-<its former id>.recycle}: no longer part of the log, never read as one.
+     */
+    public static final String RECYCLE_SUFFIX = ".recycle";
 
     private SegmentDescriptor() {
     }
@@ -58,12 +70,26 @@ public final class SegmentDescriptor {
         return String.format("%s%020d%s", FILE_PREFIX, segmentId, FILE_SUFFIX);
     }
 
+    /** The name a discarded segment takes while it waits to be reused. */
+    public static String recycledName(long formerId) {
+        return String.format("%s%020d%s", FILE_PREFIX, formerId, RECYCLE_SUFFIX);
+    }
+
     /** The id in a segment file name, or -1 when the name is not a segment file's. */
     public static long parseId(String fileName) {
-        if (!fileName.startsWith(FILE_PREFIX) || !fileName.endsWith(FILE_SUFFIX)) {
+        return parseId(fileName, FILE_SUFFIX);
+    }
+
+    /** The former id in a recycled file's name, or -1 when the name is not one. */
+    public static long parseRecycledId(String fileName) {
+        return parseId(fileName, RECYCLE_SUFFIX);
+    }
+
+    private static long parseId(String fileName, String suffix) {
+        if (!fileName.startsWith(FILE_PREFIX) || !fileName.endsWith(suffix)) {
             return -1;
         }
-        String digits = fileName.substring(FILE_PREFIX.length(), fileName.length() - FILE_SUFFIX.length());
+        String digits = fileName.substring(FILE_PREFIX.length(), fileName.length() - suffix.length());
         if (digits.length() != 20 || !digits.chars().allMatch(Character::isDigit)) {
             return -1;
         }

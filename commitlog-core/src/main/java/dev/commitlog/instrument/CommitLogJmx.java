@@ -157,6 +157,11 @@ public final class CommitLogJmx implements CommitLogMXBean, AutoCloseable {
     }
 
     @Override
+    public long getSegmentsRecycled() {
+        return metrics().segmentsRecycled();
+    }
+
+    @Override
     public long getLagBlocks() {
         return metrics().lagBlocks();
     }

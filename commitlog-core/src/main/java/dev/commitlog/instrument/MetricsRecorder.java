@@ -24,6 +24,7 @@ public final class MetricsRecorder {
     private final AtomicLong flushNanos = new AtomicLong();
     private final AtomicLong maxFlushNanos = new AtomicLong();
     private final AtomicLong segmentsCreated = new AtomicLong();
+    private final AtomicLong segmentsRecycled = new AtomicLong();
     private final LongAdder segmentWaitNanos = new LongAdder();
     private final LongAdder oversizeRejected = new LongAdder();
     private final LongAdder lagBlocks = new LongAdder();
@@ -66,6 +67,11 @@ public final class MetricsRecorder {
 
     public void segmentCreated() {
         segmentsCreated.incrementAndGet();
+    }
+
+    /** A spare file became a segment (commitlog_recycle_segments): no file created, nothing zero-filled on the device. */
+    public void segmentRecycled() {
+        segmentsRecycled.incrementAndGet();
     }
 
     public void waitedForSegment(long nanos) {
@@ -115,7 +121,7 @@ public final class MetricsRecorder {
             }
         }
         return new MetricsSnapshot(flushes.get(), recordsFlushed.get(), bytesFlushed.get(), flushNanos.get(),
-                maxFlushNanos.get(), segmentsCreated.get(), segmentWaitNanos.sum(), oversizeRejected.sum(),
+                maxFlushNanos.get(), segmentsCreated.get(), segmentsRecycled.get(), segmentWaitNanos.sum(), oversizeRejected.sum(),
                 lagBlocks.sum(), durablePosition, completed, waiting, totalSize, spaceRequests.sum(),
                 segmentsArchived.sum(), archiveFailures.sum(), appendLatency.snapshot(), waitingOnCommit.snapshot(),
                 waitingOnFlush.snapshot(), waitingOnSegmentAllocation.snapshot());

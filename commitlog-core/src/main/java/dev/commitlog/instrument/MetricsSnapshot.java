@@ -6,7 +6,7 @@ import java.util.Locale;
 
 /** The {@link CommitLogMetrics} that {@link MetricsRecorder#snapshot} takes. */
 record MetricsSnapshot(long flushes, long recordsFlushed, long bytesFlushed, long flushNanosTotal, long maxFlushNanos,
-                       long segmentsCreated, long segmentWaitNanos, long oversizeRejected, long lagBlocks, long durablePosition,
+                       long segmentsCreated, long segmentsRecycled, long segmentWaitNanos, long oversizeRejected, long lagBlocks, long durablePosition,
                        long completedAppends, int appendersWaiting, long totalSize, long spaceRequests, long segmentsArchived,
                        long archiveFailures, LatencySnapshot appendLatency, LatencySnapshot waitingOnCommit,
                        LatencySnapshot waitingOnFlush, LatencySnapshot waitingOnSegmentAllocation) implements CommitLogMetrics {

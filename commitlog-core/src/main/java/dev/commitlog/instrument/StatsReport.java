@@ -35,8 +35,8 @@ public final class StatsReport {
         line(out, "commit wait", latency(m.waitingOnCommit()));
         line(out, "flush", latency(m.waitingOnFlush()));
         line(out, "segment wait", latency(m.waitingOnSegmentAllocation()));
-        line(out, "segments", String.format(Locale.ROOT, "%,d created, %,d archived (%,d archive failures), %s on disk of %s "
-                        + "commitlog_total_space, %,d space requests", m.segmentsCreated(), m.segmentsArchived(),
+        line(out, "segments", String.format(Locale.ROOT, "%,d created, %,d recycled, %,d archived (%,d archive failures), %s on disk "
+                        + "of %s commitlog_total_space, %,d space requests", m.segmentsCreated(), m.segmentsRecycled(), m.segmentsArchived(),
                 m.archiveFailures(), bytes(m.totalSize()), bytes(totalSpace), m.spaceRequests()));
         line(out, "durable", String.format(Locale.ROOT, "up to log position %,d", m.durablePosition()));
         return out.toString();

@@ -32,6 +32,17 @@ public abstract class ForwardingStorageLayer implements StorageLayer {
     }
 
     @Override
+    public boolean retire(Path segment, Path spare) throws IOException {
+        return delegate.retire(segment, spare);
+    }
+
+    @Override
+    public SegmentFile reuse(Path spare, Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions)
+            throws IOException {
+        return wrap(delegate.reuse(spare, path, size, header, permissions));
+    }
+
+    @Override
     public SegmentFile open(Path path, boolean writable) throws IOException {
         return wrap(delegate.open(path, writable));
     }

@@ -20,6 +20,32 @@ public interface StorageLayer {
      */
     SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException;
 
+    /**
+     * Keeps a discarded segment file for reuse: renames {@code segment} to {@code spare} (same
+     * directory); the caller syncs the directory. Returns false, having deleted {@code segment},
+     * when this layer does not reuse files: then its logs delete what they would recycle.
+     */
+    default boolean retire(Path segment, Path spare) throws IOException {
+        delete(segment);
+        return false;
+    }
+
+    /**
+     * Turns a file {@link #retire} kept into a new segment, as durably as {@link #create} makes
+     * one, without writing the rest of it: {@code header} and the 8 bytes after it (zeros) are
+     * written over the old contents and synced, then the file is renamed to {@code path} and the
+     * directory synced. After a crash, {@code spare} still exists (with its old or its new header)
+     * or {@code path} is complete. Bytes past the first 72 keep the file's former contents, on the
+     * device and in the returned file's {@link SegmentFile#buffer()}: the caller zeroes the buffer
+     * before writing frames. A spare that is not {@code size} bytes long is deleted and a new
+     * file created. The default deletes the spare and creates a new file.
+     */
+    default SegmentFile reuse(Path spare, Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions)
+            throws IOException {
+        delete(spare);
+        return create(path, size, header, permissions);
+    }
+
     /** Maps an existing segment file, for writing or read-only. */
     SegmentFile open(Path path, boolean writable) throws IOException;
 

@@ -36,6 +36,9 @@ public interface CommitLogMXBean {
 
     long getSegmentsCreated();
 
+    /** Segments made from a spare file (commitlog_recycle_segments). */
+    long getSegmentsRecycled();
+
     /** Periodic-mode appends that blocked because flushing lagged past the lag limit. */
     long getLagBlocks();
 

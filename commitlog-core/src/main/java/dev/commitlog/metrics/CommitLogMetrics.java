@@ -23,8 +23,11 @@ public interface CommitLogMetrics {
     /** The slowest flush so far, in nanoseconds. */
     long maxFlushNanos();
 
-    /** Segment files created. */
+    /** Segment files created new (zero-filled), as opposed to recycled. */
     long segmentsCreated();
+
+    /** Segments made from a spare file, a discarded segment kept for reuse ({@code commitlog_recycle_segments}). */
+    long segmentsRecycled();
 
     /** Time appenders spent waiting for a new segment, in nanoseconds (WaitingOnSegmentAllocation). */
     long segmentWaitNanos();
@@ -44,7 +47,10 @@ public interface CommitLogMetrics {
     /** Appending threads waiting for a flush right now (PendingTasks). */
     int appendersWaiting();
 
-    /** Bytes of segment files in the directory, the prepared next one included (TotalCommitLogSize). */
+    /**
+     * Bytes of segment files in the directory, the prepared next one and the spares kept for reuse
+     * included: what counts in {@code commitlog_total_space} (TotalCommitLogSize).
+     */
     long totalSize();
 
     /** Times the space listener was asked to persist data ({@code commitlog_total_space} reached). */

@@ -73,6 +73,7 @@ public final class RecordReader implements AutoCloseable {
             if (viewOf != mapping) {
                 view = mapping.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
                 viewOf = mapping;
+                checksum.forSegment(view.getInt(SegmentDescriptor.VERSION_OFFSET), view.getInt(SegmentDescriptor.SALT_OFFSET));
             }
             return view;
         }

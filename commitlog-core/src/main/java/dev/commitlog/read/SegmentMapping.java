@@ -4,6 +4,7 @@ import dev.commitlog.io.SegmentFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A read-only mapping of one segment file with its reference count: one reference for the
@@ -18,10 +19,13 @@ final class SegmentMapping {
     /** The log position just past the file's last byte: the next segment's base. */
     final long end;
     private final AtomicInteger refs = new AtomicInteger(1);
+    /** Told once the file is unmapped. */
+    private final Consumer<SegmentMapping> onUnmapped;
 
     /** A mapping with one reference, its creator's. */
-    SegmentMapping(SegmentFile file, long segmentId, long base) {
+    SegmentMapping(SegmentFile file, long segmentId, long base, Consumer<SegmentMapping> onUnmapped) {
         this.file = file;
+        this.onUnmapped = onUnmapped;
         this.segmentId = segmentId;
         this.base = base;
         this.end = base + file.size();
@@ -49,6 +53,7 @@ final class SegmentMapping {
     void release() {
         if (refs.decrementAndGet() == 0) {
             file.close();
+            onUnmapped.accept(this);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.commitlog.io.StorageLayer;
 import dev.commitlog.replay.LogWalker;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
+import dev.commitlog.segment.SegmentReaders;
 import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
@@ -16,6 +17,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -41,7 +44,7 @@ import java.util.function.LongSupplier;
  *       the caller releases it.</li>
  * </ul>
  */
-public final class SegmentMappings {
+public final class SegmentMappings implements SegmentReaders {
     private static final SegmentMapping[] NONE = new SegmentMapping[0];
 
     private final StorageLayer storage;
@@ -49,6 +52,8 @@ public final class SegmentMappings {
     private final LongSupplier discardedBelow;
     /** Mapped segments by ascending base position; replaced whole (under {@code this}), never changed in place. */
     private volatile SegmentMapping[] mappings = NONE;
+    /** Every mapping not unmapped yet, in the table or not (dropped, or a caller's alone): what {@link #runIfUnmapped} checks. */
+    private final Set<SegmentMapping> mapped = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     /** @param discardedBelow every position below this lies in a deleted segment file */
@@ -100,6 +105,30 @@ public final class SegmentMappings {
                 return found;
             }
         }
+    }
+
+    /**
+     * Runs {@code action} (retention making a discarded file a spare) if no mapping of the segment
+     * exists once the discarded ones nobody holds are unmapped. Mappings are made only under this
+     * object's lock, so none can be made while {@code action} runs: a reader then finds the file
+     * gone, and the position discarded.
+     */
+    @Override
+    public synchronized boolean runIfUnmapped(long segmentId, FileAction action) throws IOException {
+        dropBelow(discardedBelow.getAsLong());
+        for (SegmentMapping mapping : mapped) {
+            if (mapping.segmentId == segmentId) {
+                return false;
+            }
+        }
+        action.run();
+        return true;
+    }
+
+    /** Made under this object's lock (see {@link #runIfUnmapped}). */
+    private SegmentMapping track(SegmentMapping mapping) {
+        mapped.add(mapping);
+        return mapping;
     }
 
     /** Drops the mappings wholly below the discarded position (each unmapped once no user holds it). */
@@ -169,7 +198,7 @@ public final class SegmentMappings {
                 } catch (NoSuchFileException e) {
                     break; // deleted since its header was read: a discard, checked below
                 }
-                SegmentMapping mapping = new SegmentMapping(file, ref.id(), header.basePosition());
+                SegmentMapping mapping = track(new SegmentMapping(file, ref.id(), header.basePosition(), mapped::remove));
                 if (mapping.end != header.endPosition()) {
                     mapping.release();
                     throw new CorruptLogException(ref.path(), 0, header.basePosition(), Damage.DAMAGED_HEADER, "the file is " + file.size()
@@ -216,7 +245,7 @@ public final class SegmentMappings {
             throw new CorruptLogException(path, 0, base, header.basePosition() < base ? Damage.OVERLAP : Damage.GAP,
                     "segment starts at log position " + header.basePosition() + ", expected " + base, "the tailer cannot go past it");
         }
-        return keep(new SegmentMapping(file, segmentId, base));
+        return keep(track(new SegmentMapping(file, segmentId, base, mapped::remove)));
     }
 
     /**

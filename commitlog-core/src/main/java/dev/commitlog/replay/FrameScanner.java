@@ -6,6 +6,7 @@ import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
 import static dev.commitlog.format.RecordDescriptor.FRAME_HEADER_LENGTH;
 
 import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.format.RecordDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -51,9 +52,10 @@ public final class FrameScanner {
      */
     private enum Problem { NO_ROOM, END_CRC, ABORT_SIZE, ABORT_CRC, SHORT, PAST_END, CRC, PADDING }
 
-    /** Points the scanner at a segment's mapped bytes. */
+    /** Points the scanner at a segment's mapped bytes, whose header the caller has verified. */
     public void reset(ByteBuffer segmentBytes, long basePosition) {
         this.segment = segmentBytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        checksum.forSegment(segment.getInt(SegmentDescriptor.VERSION_OFFSET), segment.getInt(SegmentDescriptor.SALT_OFFSET));
         this.payloadView = segmentBytes.duplicate();
         this.basePosition = basePosition;
         this.recordLimit = segmentBytes.capacity() - END_MARKER_LENGTH;

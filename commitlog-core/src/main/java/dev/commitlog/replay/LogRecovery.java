@@ -5,6 +5,8 @@ import dev.commitlog.CorruptionListener;
 import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.disk.ZeroFill;
+import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
@@ -13,6 +15,8 @@ import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
 import dev.commitlog.segment.SegmentRef;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
@@ -76,6 +80,7 @@ public final class LogRecovery {
             Segment tail;
             SegmentHeader tailHeader = null;
             int firstFree;
+            boolean sealed = false;
             if (end.insideSegment()) {
                 SegmentRef ref = segments.get(end.segmentIndex());
                 tailFile = storage.open(ref.path(), true);
@@ -85,8 +90,17 @@ public final class LogRecovery {
                 next = dropAfterEnd(after, header, end.position(), segmentSize, storage);
                 directoryChanged |= after.size() > (next == null ? 0 : 1);
                 after.clear();
-                int zeroedTo = ZeroFill.from(tailFile, end.offset());
-                tailFile.flush(Math.min(unsyncedFrom(header, vouched), end.offset()), Math.max(end.offset(), zeroedTo));
+                int unsynced = Math.min(unsyncedFrom(header, vouched), end.offset());
+                if (!header.mayHoldStaleBytes()) {
+                    // Zeros past the end, as when the file was created: only a torn or cut tail is rewritten.
+                    int zeroedTo = ZeroFill.from(tailFile, end.offset());
+                    tailFile.flush(unsynced, Math.max(end.offset(), zeroedTo));
+                } else if (end.offset() == SegmentDescriptor.SEGMENT_HEADER_LENGTH) {
+                    header = renew(tailFile, header); // no record of this life: a new salt, and the file's bytes are all stale
+                } else {
+                    seal(tailFile, header, end.offset(), unsynced);
+                    sealed = true;
+                }
                 tail = new Segment(header.segmentId(), header.basePosition(), tailFile, end.offset());
                 tailHeader = header;
                 firstFree = end.offset();
@@ -98,11 +112,29 @@ public final class LogRecovery {
                 firstFree = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
                 kept.add(new SegmentRef(nextId, path));
             }
-            tail.pretouch();
             flushAll(kept, vouched, storage);
             if (tailHeader != null) {
                 markEnd(tail, tailHeader, end.position()); // after every segment's flush: the mark vouches for all below it
             }
+            if (sealed) {
+                // Appends go on in the next segment: the prepared one if it was kept, else a new one.
+                tail.file().close();
+                tailFile = null;
+                if (next != null) {
+                    tail = next;
+                    tailFile = next.file();
+                    next = null;
+                } else {
+                    long nextId = tailHeader.segmentId() + 1;
+                    Path path = directory.resolve(SegmentDescriptor.fileName(nextId));
+                    tailFile = storage.create(path, segmentSize, SegmentHeader.encode(nextId, tailHeader.endPosition(), segmentSize),
+                            permissions);
+                    tail = new Segment(nextId, tailHeader.endPosition(), tailFile, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+                }
+                kept.add(new SegmentRef(tail.id(), tail.file().path()));
+                firstFree = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
+            }
+            tail.pretouch();
             if (directoryChanged) {
                 storage.syncDirectory(directory);
             }
@@ -230,17 +262,52 @@ public final class LogRecovery {
                 file.close();
                 return null;
             }
-            int changedTo = ZeroFill.from(file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+            int changedTo = ZeroFill.from(file, SegmentDescriptor.SEGMENT_HEADER_LENGTH); // in memory: the writer needs zeros
             if (changedTo > SegmentDescriptor.SEGMENT_HEADER_LENGTH) {
-                LOG.info("commit log recovery: zeroed {} bytes after the header of {}, the next segment, before reusing it",
-                        changedTo - SegmentDescriptor.SEGMENT_HEADER_LENGTH, after.path());
-                file.flush(SegmentDescriptor.SEGMENT_HEADER_LENGTH, changedTo);
+                LOG.info("commit log recovery: {}, the next segment, holds {} bytes of an earlier life; a new salt voids them before "
+                        + "it is reused", after.path(), changedTo - SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+                renew(file, header);
             }
             return new Segment(header.segmentId(), header.basePosition(), file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
         }
+    }
+
+    /**
+     * Starts a new life of {@code file}: its header again with the next salt and no durable mark,
+     * and the zero length word after it, written and synced; the rest of its memory zeroed, not
+     * written. No frame written under an earlier salt verifies after this, so stale bytes past the
+     * header (a reused file's former records, records cut off after a crash) can never be read as
+     * records, and no byte of them is rewritten. The header is one sector: it is written whole or not.
+     *
+     * @return the new header
+     */
+    private static SegmentHeader renew(SegmentFile file, SegmentHeader header) throws IOException {
+        ByteBuffer renewed = SegmentHeader.encode(header.segmentId(), header.basePosition(), header.segmentSize(), header.nextSalt());
+        file.buffer().put(0, renewed, 0, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+        ZeroFill.from(file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+        file.flush(0, SegmentDescriptor.SEGMENT_HEADER_LENGTH + RecordDescriptor.FRAME_HEADER_LENGTH);
+        return SegmentHeader.decode(file.buffer(), header.segmentId(), file.size());
+    }
+
+    /**
+     * Ends a tail that may hold stale bytes with an end-of-segment marker at {@code offset}, the end
+     * of the log, and makes what no mark vouches for durable with it: appends go on in the next
+     * segment. Continuing in this file would let a frame of this life that a crash left past the
+     * end (the same salt, at the same positions) verify again once new frames reach it; zeroing all
+     * that could be stale would rewrite up to the whole file. The rest of the segment goes unused.
+     */
+    private static void seal(SegmentFile file, SegmentHeader header, int offset, int unsynced) throws IOException {
+        int crc = new FrameChecksum().forSegment(header.version(), header.salt())
+                .headerOnly(header.basePosition() + offset, RecordDescriptor.END_OF_SEGMENT);
+        file.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(offset + RecordDescriptor.CRC_OFFSET, crc)
+                .putInt(offset + RecordDescriptor.LENGTH_OFFSET, RecordDescriptor.END_OF_SEGMENT);
+        file.flush(unsynced, offset + RecordDescriptor.END_MARKER_LENGTH);
+        LOG.info("commit log recovery: {} ends at log position {}; appends go on in the next segment (the file may hold stale "
+                + "bytes past the end)", file.path(), header.basePosition() + offset);
     }
 
     /**

@@ -4,12 +4,14 @@ import dev.commitlog.io.StorageLayer;
 import dev.commitlog.replay.LogPositions;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentRef;
+import dev.commitlog.segment.SpareSegments;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.LongSupplier;
 
 /**
- * Decides which segment files {@code discardUpTo} deletes, now or later. A file is deleted when all
+ * Decides which segment files {@code discardUpTo} deletes, now or later (a deleted file becomes a
+ * spare for reuse when {@link SpareSegments} has room and no reader maps it). A file is deleted when all
  * of these hold: it lies wholly below the highest position ever passed to {@code discardUpTo} and
  * below the durable position; the sync thread has left it (no writer or flush touches it again);
  * and the archive listener, if there is one, has finished with it. A discard that asks for more
@@ -26,6 +28,7 @@ public final class SegmentRetention {
     private final Path directory;
     private final LongSupplier durablePosition;
     private final LongSupplier syncingSegmentId;
+    private final SpareSegments spares;
     private final Object lock;
     /** Segment ids below this are archived (or need no archiving). */
     private volatile long archivedBelow;
@@ -46,15 +49,17 @@ public final class SegmentRetention {
     /**
      * @param syncingSegmentId the id of the segment the sync thread works on (it and later ones stay)
      * @param archivedBelow    the first segment id not archived yet; {@code Long.MAX_VALUE} without archiving
+     * @param spares           where a deleted file goes when it can be reused
      * @param lock             the lock replay holds while it reads segment files
      */
     public SegmentRetention(StorageLayer storage, Path directory, LongSupplier durablePosition, LongSupplier syncingSegmentId,
-                            long archivedBelow, Object lock) {
+                            long archivedBelow, SpareSegments spares, Object lock) {
         this.storage = storage;
         this.directory = directory;
         this.durablePosition = durablePosition;
         this.syncingSegmentId = syncingSegmentId;
         this.archivedBelow = archivedBelow;
+        this.spares = spares;
         this.lock = lock;
     }
 
@@ -110,7 +115,7 @@ public final class SegmentRetention {
                     break;
                 }
                 discardedBelow = Math.max(discardedBelow, header.endPosition());
-                storage.delete(ref.path());
+                spares.retire(ref, header);
                 deleted = true;
             }
             if (deleted) {

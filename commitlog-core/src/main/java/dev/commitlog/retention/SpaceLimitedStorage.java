@@ -1,5 +1,6 @@
 package dev.commitlog.retention;
 
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.instrument.MetricsRecorder;
 import dev.commitlog.io.ForwardingStorageLayer;
 import dev.commitlog.io.SegmentFile;
@@ -65,10 +66,20 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
         this.durablePosition = durablePosition;
         this.metrics = metrics;
         long total = 0;
-        for (SegmentRef ref : SegmentRef.list(delegate, directory)) {
-            total += delegate.size(ref.path());
+        for (Path file : delegate.list(directory)) {
+            String name = file.getFileName().toString();
+            if (SegmentDescriptor.parseId(name) >= 0 || SegmentDescriptor.parseRecycledId(name) >= 0) {
+                total += delegate.size(file); // spares (recycled files) take space as segments do
+            }
         }
         this.used = total;
+    }
+
+    /** Whether {@code bytes} more would fit in the budget now. */
+    public boolean hasRoomFor(long bytes) {
+        synchronized (lock) {
+            return used + bytes <= budget;
+        }
     }
 
     /** Bytes of segment files in the directory now. */
@@ -223,6 +234,24 @@ public final class SpaceLimitedStorage extends ForwardingStorageLayer implements
             used -= size;
             lock.notifyAll();
         }
+    }
+
+    /** A spare keeps its space; a layer that deletes instead gives it back. */
+    @Override
+    public boolean retire(Path segment, Path spare) throws IOException {
+        long size = delegate.size(segment);
+        boolean kept = delegate.retire(segment, spare);
+        if (!kept) {
+            release(size);
+        }
+        return kept;
+    }
+
+    /** A spare is counted already: reusing it takes no more space (the file keeps its size). */
+    @Override
+    public SegmentFile reuse(Path spare, Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions)
+            throws IOException {
+        return delegate.reuse(spare, path, size, header, permissions);
     }
 
     @Override

@@ -70,6 +70,7 @@ public final class FrameWriter {
             throw new IllegalStateException("a frame is claimed and not yet committed or aborted");
         }
         segments.claim(alignedFrameLength(payloadLength), slot, checksum);
+        slot.segment().checksumFramesWith(checksum); // the claim may have sealed another segment with it
         open = true;
         claimedPayload = payloadLength;
         this.payloadLength = payloadLength;

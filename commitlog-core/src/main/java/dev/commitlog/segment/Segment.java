@@ -12,6 +12,7 @@ import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import net.openhft.chronicle.bytes.BytesStore;
 
 /**
@@ -42,6 +43,9 @@ public final class Segment {
     private final BytesStore<?, ?> memory;
     /** The next free offset; claims add to it. Padded: it is the most contended word in the log. */
     private final Sequence tail;
+    /** The header's format version and life salt, which every frame checksum in this segment folds in. */
+    private final int formatVersion;
+    private final int salt;
     /** Set once the writer has moved on; read by the sync thread to follow it. */
     private volatile Segment next;
 
@@ -57,6 +61,19 @@ public final class Segment {
         this.file = file;
         this.memory = BytesStore.wrap(file.buffer());
         this.tail = new Sequence(firstFreeOffset);
+        ByteBuffer header = file.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.formatVersion = header.getInt(SegmentDescriptor.VERSION_OFFSET);
+        this.salt = header.getInt(SegmentDescriptor.SALT_OFFSET);
+    }
+
+    /** Points {@code checksum} at this segment's frames (format version and salt). */
+    public void checksumFramesWith(FrameChecksum checksum) {
+        checksum.forSegment(formatVersion, salt);
+    }
+
+    /** Whether bytes past the frames may be an earlier life's, not zeros (see {@link SegmentHeader#mayHoldStaleBytes}). */
+    public boolean mayHoldStaleBytes() {
+        return salt != 0;
     }
 
     public long id() {
@@ -121,6 +138,7 @@ public final class Segment {
     }
 
     void writeEndMarker(long offset, FrameChecksum checksum) {
+        checksumFramesWith(checksum);
         publish(offset, END_OF_SEGMENT, checksum.headerOnly(basePosition + offset, END_OF_SEGMENT));
     }
 
@@ -145,6 +163,15 @@ public final class Segment {
             int word = memory.readInt(page);
             memory.compareAndSwapInt(page, word, word);
         }
+    }
+
+    /**
+     * Zeroes every byte after the header in memory (not on the device): a reused file's mapping
+     * shows its former life's bytes, and appenders and the sync thread read a zero length word as
+     * "nothing published here". Writes every page, so it also does what {@link #pretouch} does.
+     */
+    public void zeroFrames() {
+        memory.zeroOut(SegmentDescriptor.SEGMENT_HEADER_LENGTH, size);
     }
 
     /**

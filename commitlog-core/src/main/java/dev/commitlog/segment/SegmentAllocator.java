@@ -15,8 +15,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Prepares the next segment in the background (created, zero-filled, synced, mapped) so that
- * rolling over does not stall appenders on file creation. After an open, the first one may be the
+ * Prepares the next segment in the background (a spare file reused, or a new one created
+ * zero-filled; synced, mapped, its pages touched) so that rolling over does not stall appenders on
+ * file creation. After an open, the first one may be the
  * file recovery found already prepared ({@link #reuse}): a clean reopen then writes no new segment.
  *
  * <p>Assumptions and guarantees: {@link #takeAfter} is called under the writer's rollover lock,
@@ -29,17 +30,20 @@ final class SegmentAllocator implements AutoCloseable {
     private final Path directory;
     private final int segmentSize;
     private final Set<PosixFilePermission> permissions;
+    private final SpareSegments spares;
     private final MetricsRecorder metrics;
     private final ExecutorService executor;
     /** The segment being prepared to follow {@link #preparedAfter}; null after a failure. */
     private Future<Segment> pending;
     private long preparedAfter = -1;
 
-    SegmentAllocator(StorageLayer storage, Path directory, int segmentSize, Set<PosixFilePermission> permissions, MetricsRecorder metrics) {
+    SegmentAllocator(StorageLayer storage, Path directory, int segmentSize, Set<PosixFilePermission> permissions, SpareSegments spares,
+                     MetricsRecorder metrics) {
         this.storage = storage;
         this.directory = directory;
         this.segmentSize = segmentSize;
         this.permissions = permissions;
+        this.spares = spares;
         this.metrics = metrics;
         this.executor = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "commitlog-segment-allocator");
@@ -97,10 +101,18 @@ final class SegmentAllocator implements AutoCloseable {
 
     private Segment create(long id, long basePosition) throws IOException {
         Path path = directory.resolve(SegmentDescriptor.fileName(id));
-        SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(id, basePosition, segmentSize), permissions);
-        metrics.segmentCreated();
+        SpareSegments.Spare spare = spares.take();
+        if (spare == null) {
+            SegmentFile file = storage.create(path, segmentSize, SegmentHeader.encode(id, basePosition, segmentSize), permissions);
+            metrics.segmentCreated();
+            Segment segment = new Segment(id, basePosition, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
+            segment.pretouch();
+            return segment;
+        }
+        SegmentFile file = spares.reuse(spare, path, id, basePosition, permissions);
+        metrics.segmentRecycled();
         Segment segment = new Segment(id, basePosition, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
-        segment.pretouch();
+        segment.zeroFrames(); // the memory shows the former life's bytes; the writer needs zeros (this also touches every page)
         return segment;
     }
 

@@ -10,11 +10,23 @@ import java.util.zip.CRC32C;
 /**
  * The decoded header of a segment file, and the code that writes and checks it. Layout in
  * {@link SegmentDescriptor}.
+ *
+ * @param version the format version: {@link SegmentDescriptor#FORMAT_VERSION_1} or {@link SegmentDescriptor#FORMAT_VERSION}
+ * @param salt    the life salt folded into this segment's frame checksums (version 2; 0 in version 1)
  */
-public record SegmentHeader(long segmentId, long basePosition, int segmentSize, long durableMark) {
+public record SegmentHeader(long segmentId, long basePosition, int segmentSize, long durableMark, int version, int salt) {
 
-    /** A fresh header for a new segment: no durable mark yet. */
+    /** A header for a segment created new (every byte after it zero on the device): salt 0, no durable mark yet. */
     public static ByteBuffer encode(long segmentId, long basePosition, int segmentSize) {
+        return encode(segmentId, basePosition, segmentSize, 0);
+    }
+
+    /**
+     * A header for a new life of a file: no durable mark yet. A file that held frames before (a
+     * recycled one, or one re-salted by recovery) must get a salt it never had, so its old frames
+     * cannot verify: the old salt plus one ({@link #nextSalt}).
+     */
+    public static ByteBuffer encode(long segmentId, long basePosition, int segmentSize, int salt) {
         ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(MAGIC_OFFSET, MAGIC)
                 .putInt(VERSION_OFFSET, FORMAT_VERSION)
@@ -22,9 +34,22 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
                 .putLong(SEGMENT_ID_OFFSET, segmentId)
                 .putLong(BASE_POSITION_OFFSET, basePosition)
                 .putInt(SEGMENT_SIZE_OFFSET, segmentSize)
-                .putInt(FLAGS_OFFSET, 0);
+                .putInt(SALT_OFFSET, salt);
         header.putInt(HEADER_CRC_OFFSET, crc(header, 0, HEADER_CRC_COVERS));
         return header;
+    }
+
+    /** The salt of this file's next life: one above this one's (a version 1 file's is 0). */
+    public int nextSalt() {
+        return salt + 1;
+    }
+
+    /**
+     * Whether bytes past this segment's frames may be an earlier life's rather than zeros: a salt
+     * other than 0 means the file was reused or re-salted, and only a file created new has salt 0.
+     */
+    public boolean mayHoldStaleBytes() {
+        return salt != 0;
     }
 
     /**
@@ -57,8 +82,9 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
             throw new SegmentHeaderException(String.format("header checksum mismatch (stored 0x%08x, computed 0x%08x)", storedCrc, actualCrc));
         }
         int version = b.getInt(VERSION_OFFSET);
-        if (version != FORMAT_VERSION) {
-            throw new SegmentHeaderException("unsupported format version " + version + " (this build reads version " + FORMAT_VERSION + ")");
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_1) {
+            throw new SegmentHeaderException("unsupported format version " + version + " (this build reads versions "
+                    + FORMAT_VERSION_1 + " and " + FORMAT_VERSION + ")");
         }
         int headerLength = b.getInt(HEADER_LENGTH_OFFSET);
         if (headerLength != SEGMENT_HEADER_LENGTH) {
@@ -78,7 +104,11 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
             // Positions must stay non-negative to the segment's end, or ordering checks overflow.
             throw new SegmentHeaderException("base position " + base + " out of range");
         }
-        return new SegmentHeader(id, base, size, readDurableMark(b, id, base, base + size));
+        int salt = b.getInt(SALT_OFFSET);
+        if (version == FORMAT_VERSION_1 && salt != 0) {
+            throw new SegmentHeaderException("version 1 header with flags " + salt + " (always 0 in version 1)");
+        }
+        return new SegmentHeader(id, base, size, readDurableMark(b, id, base, base + size), version, salt);
     }
 
     /**

@@ -4,6 +4,7 @@ import static dev.commitlog.format.RecordDescriptor.END_OF_SEGMENT;
 import static dev.commitlog.format.RecordDescriptor.alignedLength;
 
 import com.lmax.disruptor.Sequence;
+import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.instrument.MetricsRecorder;
 import java.io.IOException;
@@ -225,8 +226,20 @@ public final class SegmentSyncer {
             throw new IllegalStateException("no flush is claimed");
         }
         long started = System.nanoTime();
-        flushSegment.file().flushHeaderAndRange(flushHeaderLength, flushFrom, flushTo);
+        flushSegment.file().flushHeaderAndRange(flushHeaderLength, flushFrom, writeEnd(flushSegment, flushTo));
         flushElapsedNanos = System.nanoTime() - started;
+    }
+
+    /**
+     * Where a flush up to {@code flushTo} stops writing: in a segment that may hold an earlier
+     * life's bytes, 8 bytes further, so the device holds the next frame's length word as the memory
+     * does (zero, unless a frame was published there since the claim) and a walk after a crash
+     * ends at the durable end cleanly instead of on a stale frame that reads as a torn tail. Those
+     * bytes share the range's last block but for one flush in 512, so they cost no device write.
+     * Only {@code flushTo} counts as durable.
+     */
+    private static int writeEnd(Segment segment, int flushTo) {
+        return segment.mayHoldStaleBytes() ? Math.min(flushTo + RecordDescriptor.FRAME_HEADER_LENGTH, segment.size()) : flushTo;
     }
 
     /** The claimed flush's sync returned: moves the durable position to its end. Role holder. */

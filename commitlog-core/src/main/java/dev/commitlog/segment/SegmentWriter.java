@@ -36,12 +36,13 @@ public final class SegmentWriter implements AutoCloseable {
 
     /**
      * A writer that appends to {@code first} (a new segment, or the recovered tail) and creates the
-     * segments after it in {@code directory}, starting with {@code prepared} if recovery found the
-     * next one already made (null if not).
+     * segments after it in {@code directory} (from {@code spares} while there are any), starting
+     * with {@code prepared} if recovery found the next one already made (null if not).
      */
     public static SegmentWriter start(Segment first, Segment prepared, StorageLayer storage, Path directory, int segmentSize,
-                                      Set<PosixFilePermission> permissions, MetricsRecorder metrics) {
-        return new SegmentWriter(first, prepared, new SegmentAllocator(storage, directory, segmentSize, permissions, metrics), metrics);
+                                      Set<PosixFilePermission> permissions, SpareSegments spares, MetricsRecorder metrics) {
+        return new SegmentWriter(first, prepared, new SegmentAllocator(storage, directory, segmentSize, permissions, spares, metrics),
+                metrics);
     }
 
     /**

@@ -185,6 +185,12 @@ class YamlConfigLoaderTest {
     }
 
     @Test
+    void recycleSegmentsIsReadAsACount() {
+        rejected(DIR + "commitlog_recycle_segments: four\n", "commitlog_recycle_segments", "'four' is not a whole number");
+        rejected(DIR + "commitlog_recycle_segments: -2\n", "commitlog_recycle_segments", "'-2' is out of range");
+    }
+
+    @Test
     void fractionalSizeIsRejected() {
         rejected(DIR + "max_record_size: 0.5MiB\n", "max_record_size", "'0.5MiB' is not a whole number");
     }

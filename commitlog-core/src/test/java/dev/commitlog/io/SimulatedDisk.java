@@ -80,6 +80,17 @@ public final class SimulatedDisk implements StorageLayer {
             this.current.put(0, contents);
             this.durable = contents.clone();
         }
+
+        private Node(String name, Node file) {
+            this.name = name;
+            this.current = file.current;
+            this.durable = file.durable;
+        }
+
+        /** The same file (its page cache and its device bytes) under another name. */
+        Node renamed(String newName) {
+            return new Node(newName, this);
+        }
     }
 
     private final Object lock = new Object();
@@ -223,13 +234,51 @@ public final class SimulatedDisk implements StorageLayer {
         }
     }
 
+    /** A rename, durable once the directory is synced (until then a power loss may undo it). */
+    @Override
+    public boolean retire(Path segment, Path spare) throws IOException {
+        synchronized (lock) {
+            Node node = existing(segment);
+            if (files.containsKey(name(spare))) {
+                throw new IOException(spare + " already exists");
+            }
+            files.remove(name(segment));
+            files.put(name(spare), node.renamed(name(spare)));
+            return true;
+        }
+    }
+
+    /**
+     * As the production layer: the header and the 8 bytes after it written and synced, then the
+     * rename and the directory sync; every other byte keeps the spare's former life, in the page
+     * cache and on the device.
+     */
+    @Override
+    public SegmentFile reuse(Path spare, Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions)
+            throws IOException {
+        synchronized (lock) {
+            Node node = existing(spare);
+            if (node.durable.length == size) {
+                ByteBuffer h = header.duplicate().clear();
+                byte[] start = new byte[h.remaining() + Long.BYTES];
+                h.get(start, 0, start.length - Long.BYTES);
+                node.current.put(0, start);
+                System.arraycopy(start, 0, node.durable, 0, start.length);
+                files.remove(name(spare));
+                Node reused = node.renamed(name(path));
+                files.put(name(path), reused);
+                syncDirectory(path.getParent());
+                return new Handle(reused, path, true);
+            }
+            files.remove(name(spare));
+        }
+        return create(path, size, header, permissions);
+    }
+
     @Override
     public SegmentFile open(Path path, boolean writable) throws IOException {
         synchronized (lock) {
-            Node node = files.get(name(path));
-            if (node == null) {
-                throw new java.nio.file.NoSuchFileException(path.toString());
-            }
+            Node node = existing(path);
             return new Handle(node, path, writable);
         }
     }
@@ -248,10 +297,7 @@ public final class SimulatedDisk implements StorageLayer {
     @Override
     public long size(Path path) throws IOException {
         synchronized (lock) {
-            Node node = files.get(name(path));
-            if (node == null) {
-                throw new java.nio.file.NoSuchFileException(path.toString());
-            }
+            Node node = existing(path);
             return node.durable.length;
         }
     }
@@ -269,6 +315,15 @@ public final class SimulatedDisk implements StorageLayer {
             durableNames.clear();
             durableNames.putAll(files);
         }
+    }
+
+    /** The file at {@code path}; the caller holds the lock. */
+    private Node existing(Path path) throws java.nio.file.NoSuchFileException {
+        Node node = files.get(name(path));
+        if (node == null) {
+            throw new java.nio.file.NoSuchFileException(path.toString());
+        }
+        return node;
     }
 
     private static String name(Path path) {

@@ -9,6 +9,8 @@ import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SimulatedDisk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,10 +30,15 @@ import java.util.stream.Stream;
  * onto a {@link SimulatedDisk} and closed cleanly: three segments of records from 0 bytes to 8 KiB,
  * an aborted claim, two end markers, and the empty segment the allocator had prepared. Inputs copy
  * its files and mutate the copies.
+ *
+ * <p>{@link #recycled()} is the same kind of log written with {@code commitlog_recycle_segments}
+ * at 1 and one discard: segment 0 went, and segment 3, the tail, was made from its file (salt 1),
+ * so past its records it holds segment 0's frames. Its files are segments 1 to 4.
  */
 final class PristineLog {
     static final int SEGMENT_SIZE = 64 * 1024;
-    private static final PristineLog INSTANCE = write();
+    private static final PristineLog INSTANCE = write(false);
+    private static final PristineLog RECYCLED = write(true);
 
     /** Segment file name to contents, oldest first. */
     final NavigableMap<String, byte[]> files;
@@ -48,6 +55,11 @@ final class PristineLog {
 
     static PristineLog get() {
         return INSTANCE;
+    }
+
+    /** The log whose tail is a reused file with its former life's frames past its records. */
+    static PristineLog recycled() {
+        return RECYCLED;
     }
 
     /** A fresh copy of the files, for one input to mutate. */
@@ -75,11 +87,11 @@ final class PristineLog {
         return offsets;
     }
 
-    private static PristineLog write() {
+    private static PristineLog write(boolean recycled) {
         try {
             Path lockDirectory = Files.createTempDirectory("commitlog-fuzz-pristine");
             try {
-                return write(lockDirectory);
+                return write(lockDirectory, recycled);
             } finally {
                 try (Stream<Path> files = Files.walk(lockDirectory)) {
                     for (Path path : files.sorted(Collections.reverseOrder()).toList()) {
@@ -92,19 +104,25 @@ final class PristineLog {
         }
     }
 
-    private static PristineLog write(Path lockDirectory) throws IOException {
+    private static PristineLog write(Path lockDirectory, boolean recycled) throws IOException {
         SimulatedDisk disk = new SimulatedDisk();
         NavigableMap<Long, byte[]> records = new TreeMap<>();
         Random random = new Random(20_26_04_01);
         CommitLogConfig config = CommitLogConfig.builder(lockDirectory).syncMode(SyncMode.BATCH).segmentSize(SEGMENT_SIZE)
                 // A mark with every flush: on a timer, a completed segment's mark would depend on when the
                 // timer fell, and a fuzz input saved as a finding would replay over a different image.
-                .durableMarkInterval(Duration.ZERO).build();
+                .durableMarkInterval(Duration.ZERO).recycleSegments(recycled ? 1 : 0).build();
+        long first = recycled ? SEGMENT_SIZE : 0; // the base of the oldest segment left
         long end;
         try (CommitLog log = CommitLog.open(config, disk, (file, offset, position, reason, action) -> {
             throw new AssertionError("pristine log damaged at " + position + ": " + reason);
         })) {
-            for (int i = 0; log.durablePosition() < 2L * SEGMENT_SIZE + SEGMENT_SIZE / 3; i++) {
+            boolean discarded = !recycled;
+            for (int i = 0; log.durablePosition() < first + 2L * SEGMENT_SIZE + SEGMENT_SIZE / 3; i++) {
+                if (!discarded && log.durablePosition() > first + SEGMENT_SIZE / 2) {
+                    log.discardUpTo(log.durablePosition()); // segment 0 becomes the spare segment 3 is made from
+                    discarded = true;
+                }
                 if (i == 7) {
                     AppendClaim claim = new AppendClaim();
                     log.claim(24, claim).writeLong(42);
@@ -120,9 +138,15 @@ final class PristineLog {
         }
         NavigableMap<String, byte[]> files = new TreeMap<>();
         for (String name : disk.fileNames()) {
-            files.put(name, disk.durableBytes(name));
+            if (SegmentDescriptor.parseId(name) >= 0) {
+                files.put(name, disk.durableBytes(name));
+            }
         }
-        return new PristineLog(files, records, end);
+        if (recycled && (files.firstKey().equals(SegmentDescriptor.fileName(0)) || ByteBuffer.wrap(files.get(SegmentDescriptor.fileName(3)))
+                .order(ByteOrder.LITTLE_ENDIAN).getInt(SegmentDescriptor.SALT_OFFSET) != 1)) {
+            throw new AssertionError("the recycled pristine log is not segments 1 to 4 with a reused tail: " + files.keySet());
+        }
+        return new PristineLog(files, new TreeMap<>(records.tailMap(first, true)), end);
     }
 
     /**

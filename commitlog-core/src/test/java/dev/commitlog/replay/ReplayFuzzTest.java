@@ -51,14 +51,14 @@ class ReplayFuzzTest {
     @BeforeAll
     static void writePristineLog() {
         PristineLog.get();
+        PristineLog.recycled();
     }
 
     @Test
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void seededInputs() {
-        PristineLog pristine = PristineLog.get();
         for (int input = 0; input < SEEDED_INPUTS; input++) {
-            run(pristine, FuzzChoices.of(new Random(input)));
+            run(input % 2 == 0 ? PristineLog.get() : PristineLog.recycled(), FuzzChoices.of(new Random(input)));
         }
     }
 
@@ -67,7 +67,8 @@ class ReplayFuzzTest {
     void coverageGuided(FuzzedDataProvider data) {
         HangWatchdog watchdog = Watchdog.INSTANCE;
         try {
-            run(PristineLog.get(), FuzzChoices.of(data), watchdog);
+            FuzzChoices choices = FuzzChoices.of(data);
+            run(choices.intInRange(0, 1) == 0 ? PristineLog.get() : PristineLog.recycled(), choices, watchdog);
         } finally {
             watchdog.end();
         }

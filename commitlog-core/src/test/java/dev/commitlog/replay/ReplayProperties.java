@@ -12,6 +12,7 @@ import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SimulatedDisk;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -96,7 +97,7 @@ final class ReplayProperties {
             throw unexpected("recovery", e);
         }
         closeSegments(recovered);
-        checkPreparedIsZero(disk, recovered);
+        checkPreparedIsEmpty(disk, recovered);
         if (recovered.endPosition() < intactEnd) {
             throw violation("recovery ended the log at " + recovered.endPosition() + ", before intact records that end at " + intactEnd);
         }
@@ -128,10 +129,11 @@ final class ReplayProperties {
     }
 
     /**
-     * A segment recovery keeps for the allocator holds nothing past its header on the device:
-     * whatever it held would be walked as records once the tail's end marker is durable.
+     * A segment recovery keeps for the allocator holds nothing past its header on the device that
+     * reads as a frame: whatever verified would be walked as records once the tail's end marker is
+     * durable. Either the bytes are zero, or a new salt (a new life of the file) voids them.
      */
-    private void checkPreparedIsZero(SimulatedDisk disk, LogRecovery.Recovered recovered) {
+    private void checkPreparedIsEmpty(SimulatedDisk disk, LogRecovery.Recovered recovered) {
         if (recovered.next() == null) {
             return;
         }
@@ -140,10 +142,15 @@ final class ReplayProperties {
         if (durable == null) {
             throw violation("recovery kept " + name + " for reuse, but the device does not hold it");
         }
-        for (int i = SegmentDescriptor.SEGMENT_HEADER_LENGTH; i < durable.length; i++) {
-            if (durable[i] != 0) {
-                throw violation("recovery kept " + name + " for reuse with byte " + i + " not zero on the device");
-            }
+        FrameScanner scanner = new FrameScanner();
+        scanner.reset(ByteBuffer.wrap(durable), recovered.next().basePosition());
+        int first = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
+        if (scanner.scan(first) != FrameScanner.Kind.UNWRITTEN) {
+            throw violation("recovery kept " + name + " for reuse with a frame at its first offset on the device");
+        }
+        int found = scanner.resync(first);
+        if (found >= 0) {
+            throw violation("recovery kept " + name + " for reuse with a frame that verifies at offset " + found + " on the device");
         }
     }
 
@@ -188,6 +195,8 @@ final class ReplayProperties {
             if (lengthWord != RecordDescriptor.frameLength(length)) {
                 throw violation(stage + ": record at " + position + " handed with " + length + " bytes under length word " + lengthWord);
             }
+            // The segment's own salt and version, from its header (the store maps the whole file).
+            checksum.forSegment(store.readInt(SegmentDescriptor.VERSION_OFFSET), store.readInt(SegmentDescriptor.SALT_OFFSET));
             int computed = checksum.begin(position, lengthWord).update(bytes, 0, length).value();
             if (computed != storedCrc) {
                 throw violation(String.format("%s: record at %d handed to the handler fails its checksum (stored 0x%08x, computed 0x%08x)",

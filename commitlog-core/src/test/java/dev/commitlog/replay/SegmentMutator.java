@@ -36,7 +36,7 @@ final class SegmentMutator {
 
     private static final Kind[] KINDS = Kind.values();
     private static final int[] HEADER_FIELDS = {MAGIC_OFFSET, VERSION_OFFSET, HEADER_LENGTH_OFFSET, SEGMENT_ID_OFFSET,
-            BASE_POSITION_OFFSET, SEGMENT_SIZE_OFFSET, FLAGS_OFFSET, HEADER_CRC_OFFSET};
+            BASE_POSITION_OFFSET, SEGMENT_SIZE_OFFSET, SALT_OFFSET, HEADER_CRC_OFFSET};
 
     /** The damaged files, the valid records forged into them (position to payload), and what was done. */
     record Mutated(TreeMap<String, byte[]> files, Map<Long, List<byte[]>> forged, List<String> applied) {

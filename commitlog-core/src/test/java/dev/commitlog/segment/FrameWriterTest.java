@@ -28,8 +28,9 @@ class FrameWriterTest {
 
     private final RecordingSegmentFile file = new RecordingSegmentFile(SIZE);
     private final Segment segment = new Segment(0, 0, file, FIRST);
-    private final SegmentWriter segments = SegmentWriter.start(segment, null, new SimulatedDisk(), Path.of("/frames"), SIZE,
-            PosixFilePermissions.fromString("rw-r-----"), new MetricsRecorder());
+    private final SimulatedDisk disk = new SimulatedDisk();
+    private final SegmentWriter segments = SegmentWriter.start(segment, null, disk, Path.of("/frames"), SIZE,
+            PosixFilePermissions.fromString("rw-r-----"), SpareSegments.none(disk, Path.of("/frames"), SIZE), new MetricsRecorder());
     private final FrameWriter frame = new FrameWriter();
     private final FrameScanner scanner = new FrameScanner();
 

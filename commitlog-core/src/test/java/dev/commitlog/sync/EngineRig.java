@@ -13,6 +13,7 @@ import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
+import dev.commitlog.segment.SpareSegments;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -61,7 +62,8 @@ final class EngineRig implements AutoCloseable {
                 SegmentHeader.encode(0, 0, SEGMENT_SIZE), Set.of());
         Segment first = new Segment(0, 0, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         SegmentSyncer syncer = new SegmentSyncer(first, SegmentDescriptor.SEGMENT_HEADER_LENGTH, metrics, segment -> { });
-        writer = SegmentWriter.start(first, null, device, DIRECTORY, SEGMENT_SIZE, Set.of(), metrics);
+        writer = SegmentWriter.start(first, null, device, DIRECTORY, SEGMENT_SIZE, Set.of(),
+                SpareSegments.none(device, DIRECTORY, SEGMENT_SIZE), metrics);
         engine = SyncEngine.create(settings, syncer, metrics, tuning, clock);
         device.watchDurable(engine::durablePosition);
         String name = "commitlog-sync-" + settings.mode().name().toLowerCase(Locale.ROOT);

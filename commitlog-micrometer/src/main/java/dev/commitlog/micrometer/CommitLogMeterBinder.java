@@ -72,7 +72,8 @@ public final class CommitLogMeterBinder implements MeterBinder {
         counter(registry, "commitlog.records.flushed", "records made durable", CommitLogMetrics::recordsFlushed);
         FunctionCounter.builder("commitlog.bytes.flushed", this, binder -> binder.current().bytesFlushed())
                 .description("bytes of segment made durable").baseUnit("bytes").tags(tags).register(registry);
-        counter(registry, "commitlog.segments.created", "segment files created", CommitLogMetrics::segmentsCreated);
+        counter(registry, "commitlog.segments.created", "segment files created new", CommitLogMetrics::segmentsCreated);
+        counter(registry, "commitlog.segments.recycled", "segments made from a spare (recycled) file", CommitLogMetrics::segmentsRecycled);
         counter(registry, "commitlog.segments.archived", "segments the archive listener finished", CommitLogMetrics::segmentsArchived);
         counter(registry, "commitlog.archive.failures", "archive listener calls that threw", CommitLogMetrics::archiveFailures);
         counter(registry, "commitlog.space.requests", "times the space listener was asked to persist data", CommitLogMetrics::spaceRequests);
