@@ -98,18 +98,18 @@ public final class DeviceWrites {
     }
 
     /**
-     * One line saying what else writes to the device: the bytes it took while this process wrote
-     * nothing for {@code millis}, per second (other processes, writeback, the journal).
+     * One line saying what else writes to the device: the bytes it took per second while this
+     * benchmark appended nothing for {@code millis}, {@code when} (say, "before the cells"): other
+     * processes, writeback, the journal.
      */
-    public String backgroundLine(long millis) throws InterruptedException {
+    public String backgroundLine(String when, long millis) throws InterruptedException {
         long before = bytesWritten();
         Thread.sleep(millis);
         long written = between(before, bytesWritten());
         if (written == UNKNOWN) {
             return "device bytes: not measured (" + name + ")";
         }
-        return String.format(Locale.ROOT, "device bytes: from %s's write-sectors counter; before the run, "
-                + "with this benchmark idle, the device took %,.0f KiB/s from other writers over %d ms",
-                name, written / 1024.0 / (millis / 1000.0), millis);
+        return String.format(Locale.ROOT, "device bytes: from %s's write-sectors counter; %s, with nothing "
+                + "appended, the device took %,.0f KiB/s over %d ms", name, when, written / 1024.0 / (millis / 1000.0), millis);
     }
 }

@@ -27,7 +27,7 @@ import java.util.Random;
  */
 public final class SweepRunner {
     private static final int PROBE_ITERATIONS = 200;
-    /** How long the device's other writers are watched before the cells, with this run idle. */
+    /** How long the device's other writers are watched before and after the cells, with this run idle. */
     private static final long DEVICE_IDLE_MILLIS = 1000;
 
     private final SweepOptions options;
@@ -62,7 +62,7 @@ public final class SweepRunner {
         try {
             List<String> header = new ArrayList<>(RunHeader.describe(options, workDir, contenders.size(), total));
             device = DeviceWrites.of(workDir);
-            header.add(device.backgroundLine(DEVICE_IDLE_MILLIS));
+            header.add(device.backgroundLine("before the cells", DEVICE_IDLE_MILLIS));
             FsyncProbe.Result probe = FsyncProbe.run(workDir, PROBE_ITERATIONS, options.recordBytes());
             err.println(probe.describe());
             header.add(probe.describe());
@@ -76,6 +76,7 @@ public final class SweepRunner {
 
             List<CellResult> cells = runCells(contenders, workDir);
             List<CellResult> asyncCells = runAsyncCells(asyncModes, workDir);
+            header.add(device.backgroundLine("after the cells", DEVICE_IDLE_MILLIS));
             SweepResults results = new SweepResults(header, options.threads(),
                     contenders.stream().map(Column::of).toList(), cells, async.inFlight(), asyncCells);
             writeOutputs(results);
