@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
@@ -59,19 +60,13 @@ public final class MarkdownReport {
             out.append("\n### p99 append latency (us)\n\n");
             table(out, r, r.columns(), c -> Numbers.micros(c.p99Us()));
 
-            List<Column> flushing = r.columns().stream()
-                    .filter(c -> r.cells().stream().anyMatch(
-                            cell -> cell.label().equals(c.label()) && !Double.isNaN(cell.flushesPerSec())))
-                    .toList();
+            List<Column> flushing = measuring(r, CellResult::flushesPerSec);
             if (!flushing.isEmpty()) {
                 out.append("\n### Records per flush (flushes/s), from each system's own counters\n\n");
                 table(out, r, flushing, MarkdownReport::recordsPerFlush);
             }
 
-            List<Column> onDevice = r.columns().stream()
-                    .filter(c -> r.cells().stream().anyMatch(
-                            cell -> cell.label().equals(c.label()) && !Double.isNaN(cell.devicePerByte())))
-                    .toList();
+            List<Column> onDevice = measuring(r, CellResult::devicePerByte);
             if (!onDevice.isEmpty()) {
                 out.append("\n### Device bytes written per payload byte appended (per framed byte)\n\n");
                 table(out, r, onDevice, MarkdownReport::devicePerByte);
@@ -106,6 +101,14 @@ public final class MarkdownReport {
                     .append(" | ").append(Numbers.micros(c.p99Us())).append(" | ").append(recordsPerFlush(c))
                     .append(" | ").append(devicePerByte(c)).append(" |\n");
         }
+    }
+
+    /** The columns with {@code figure} measured (not NaN) in at least one of their cells. */
+    private static List<Column> measuring(SweepResults r, ToDoubleFunction<CellResult> figure) {
+        return r.columns().stream()
+                .filter(c -> r.cells().stream().anyMatch(
+                        cell -> cell.label().equals(c.label()) && !Double.isNaN(figure.applyAsDouble(cell))))
+                .toList();
     }
 
     /** {@code 2.01 (1.80)}: per payload byte, then per framed byte where the framing is known. */
