@@ -33,6 +33,7 @@ class SweepOptionsTest {
         assertEquals(100, o.recordBytes());
         assertEquals(0, o.deviceLatencyMicros());
         assertFalse(o.keep());
+        assertFalse(o.discard());
     }
 
     @Test
@@ -70,6 +71,7 @@ class SweepOptionsTest {
         assertEquals(4096, o.recordBytes());
         assertEquals(Path.of("x.csv"), o.csv());
         assertTrue(o.keep());
+        assertTrue(SweepOptions.parse(List.of("--discard")).discard());
         assertTrue(o.ablation());
         assertEquals(SyncAblation.labels(), o.ablations());
         assertEquals(new AsyncOptions(List.of(2, 16), 65536, List.of("adaptive", "group")), o.async());

@@ -77,7 +77,7 @@ class SweepSmokeTest {
         assertEquals("commitlog/adaptive-async/1", rows.get(4)[0] + "/" + rows.get(4)[1] + "/" + rows.get(4)[2],
                 "the asynchronous rows come after the closed-loop ones");
         for (String[] r : rows) {
-            assertEquals(10, r.length, Arrays.toString(r));
+            assertEquals(12, r.length, Arrays.toString(r));
             assertTrue(Double.parseDouble(r[3]) > 0, "ops/s " + Arrays.toString(r));
             double p50 = Double.parseDouble(r[4]);
             double p99 = Double.parseDouble(r[5]);
@@ -87,6 +87,12 @@ class SweepSmokeTest {
             assertTrue(Double.parseDouble(r[8]) >= 1, "records/flush " + Arrays.toString(r));
             // bytes/s = ops/s x 100-byte records (ops/s is printed to 0.1, hence the tolerance)
             assertEquals(Double.parseDouble(r[3]) * 100, Double.parseDouble(r[9]), 100 * 0.05 + 1);
+            // device bytes: empty only where the cells' directory has no block device (tmpfs, overlay);
+            // per framed byte only for the commit log, whose frames (112 bytes here) the harness knows
+            if (!r[10].isEmpty()) {
+                assertTrue(Double.parseDouble(r[10]) > 0, "device bytes per byte " + Arrays.toString(r));
+                assertEquals(r[0].equals("commitlog"), !r[11].isEmpty(), "per framed byte " + Arrays.toString(r));
+            }
         }
         Map<String, String> eachRecordsPerFlush = rows.stream().filter(r -> r[0].equals("fsync-each"))
                 .collect(Collectors.toMap(r -> r[2], r -> r[8]));
@@ -141,6 +147,18 @@ class SweepSmokeTest {
     }
 
     @Test
+    void discardRunsADiscarderBesideEveryCommitLogCellAndSaysSo() throws Exception {
+        Run run = sweep("discard", "--threads", "2", "--modes", "batch", "--peers", "none", "--discard",
+                "--async-submitters", "1", "--async-modes", "batch", "--async-in-flight", "16",
+                "--seconds", "0.2", "--warmup-seconds", "0.05");
+
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("[discarding: a thread calls discardUpTo(durablePosition()) every 1 ms]"), run.out());
+        List<String> cells = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
+        assertEquals(List.of("batch", "batch-async"), cells);
+    }
+
+    @Test
     void ablationColumnsAreMeasuredShownAndLeftOutOfTheTargets() throws Exception {
         Run run = sweep("ablation", "--threads", "2", "--modes", "batch,adaptive", "--ablation", "--peers", "none",
                 "--async-submitters", "none", "--seconds", "0.2", "--warmup-seconds", "0.05");
@@ -151,8 +169,9 @@ class SweepSmokeTest {
                 "batch-mark-every-flush"), modes);
         String md = Files.readString(run.markdown());
         String columns = "| threads | batch | adaptive | batch-classic | batch-park | batch-inline | adaptive-inline | adaptive-nogather | batch-mark-every-flush |";
-        assertEquals(3, md.split(Pattern.quote(columns), -1).length - 1,
-                "throughput, p99 and records-per-flush tables carry the ablation columns:\n" + md);
+        int deviceTable = md.contains("### Device bytes") ? 1 : 0;   // none where the directory has no block device
+        assertEquals(3 + deviceTable, md.split(Pattern.quote(columns), -1).length - 1,
+                "throughput, p99, records-per-flush (and device-bytes) tables carry the ablation columns:\n" + md);
         assertTrue(md.contains("batch-classic: commitlog batch with no leader/follower (SyncTuning inlineFlushRecords=0)"), md);
         String targets = md.substring(md.indexOf("### Targets"), md.indexOf("### p99"));
         assertTrue(targets.contains("| Adaptive / best of batch, every thread count | min "), targets);

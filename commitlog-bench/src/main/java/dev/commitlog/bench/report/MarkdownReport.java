@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
@@ -16,6 +17,12 @@ import java.util.function.Function;
  * and the CSV. Every figure is one measurement of its cell.
  */
 public final class MarkdownReport {
+
+    /** What the device-bytes table counts, under it. */
+    static final String DEVICE_NOTE = "Bytes the device under the cells took during the window (every writer on the "
+            + "machine, journal included; the header gives the rate it took from others before the run) over the payload "
+            + "bytes appended in the window; in parentheses, over the commit log's aligned frames. Not measured (-) for "
+            + "columns that return before their flush: their bytes reach the device after a short window.";
 
     private MarkdownReport() {
     }
@@ -53,13 +60,17 @@ public final class MarkdownReport {
             out.append("\n### p99 append latency (us)\n\n");
             table(out, r, r.columns(), c -> Numbers.micros(c.p99Us()));
 
-            List<Column> flushing = r.columns().stream()
-                    .filter(c -> r.cells().stream().anyMatch(
-                            cell -> cell.label().equals(c.label()) && !Double.isNaN(cell.flushesPerSec())))
-                    .toList();
+            List<Column> flushing = measuring(r, CellResult::flushesPerSec);
             if (!flushing.isEmpty()) {
                 out.append("\n### Records per flush (flushes/s), from each system's own counters\n\n");
                 table(out, r, flushing, MarkdownReport::recordsPerFlush);
+            }
+
+            List<Column> onDevice = measuring(r, CellResult::devicePerByte);
+            if (!onDevice.isEmpty()) {
+                out.append("\n### Device bytes written per payload byte appended (per framed byte)\n\n");
+                table(out, r, onDevice, MarkdownReport::devicePerByte);
+                out.append('\n').append(DEVICE_NOTE).append('\n');
             }
         }
 
@@ -82,13 +93,29 @@ public final class MarkdownReport {
 
     private static void asyncTable(StringBuilder out, List<CellResult> cells) {
         out.append("| submitting threads | mode | durable appends/s | p50 submit to completion (us) "
-                + "| p99 (us) | records per flush (flushes/s) |\n|---:|---|---:|---:|---:|---:|\n");
+                + "| p99 (us) | records per flush (flushes/s) | device bytes per payload byte (per framed byte) |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|\n");
         for (CellResult c : cells) {
             out.append("| ").append(c.threads()).append(" | ").append(c.mode()).append(" | ")
                     .append(Numbers.grouped(c.opsPerSec())).append(" | ").append(Numbers.micros(c.p50Us()))
                     .append(" | ").append(Numbers.micros(c.p99Us())).append(" | ").append(recordsPerFlush(c))
-                    .append(" |\n");
+                    .append(" | ").append(devicePerByte(c)).append(" |\n");
         }
+    }
+
+    /** The columns with {@code figure} measured (not NaN) in at least one of their cells. */
+    private static List<Column> measuring(SweepResults r, ToDoubleFunction<CellResult> figure) {
+        return r.columns().stream()
+                .filter(c -> r.cells().stream().anyMatch(
+                        cell -> cell.label().equals(c.label()) && !Double.isNaN(figure.applyAsDouble(cell))))
+                .toList();
+    }
+
+    /** {@code 2.01 (1.80)}: per payload byte, then per framed byte where the framing is known. */
+    private static String devicePerByte(CellResult c) {
+        String perByte = Numbers.fixed(c.devicePerByte(), 2);
+        String perFrame = Numbers.fixed(c.devicePerFramedByte(), 2);
+        return perByte.isEmpty() ? "-" : perFrame.isEmpty() ? perByte : perByte + " (" + perFrame + ")";
     }
 
     private static String recordsPerFlush(CellResult c) {

@@ -5,6 +5,7 @@ import dev.commitlog.CommitLogOptions;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -27,20 +28,24 @@ public final class CommitLogContender implements Contender {
     private final SyncAblation ablation;   // null for the engine as built
     /** Extra latency after every flush ({@link SlowFlushStorage}); 0 for the real device alone. */
     private final long deviceLatencyMicros;
+    /** Whether a {@link Discarder} runs beside the appenders. */
+    private final boolean discarding;
 
     public CommitLogContender(SyncMode mode, Duration groupWindow) {
-        this(mode, groupWindow, null, 0);
+        this(mode, groupWindow, null, 0, false);
     }
 
     public CommitLogContender(SyncAblation ablation) {
-        this(ablation.mode(), null, ablation, 0);
+        this(ablation.mode(), null, ablation, 0, false);
     }
 
-    private CommitLogContender(SyncMode mode, Duration groupWindow, SyncAblation ablation, long deviceLatencyMicros) {
+    private CommitLogContender(SyncMode mode, Duration groupWindow, SyncAblation ablation, long deviceLatencyMicros,
+                               boolean discarding) {
         this.mode = mode;
         this.groupWindow = mode == SyncMode.GROUP ? groupWindow : null;
         this.ablation = ablation;
         this.deviceLatencyMicros = deviceLatencyMicros;
+        this.discarding = discarding;
     }
 
     /**
@@ -48,7 +53,17 @@ public final class CommitLogContender implements Contender {
      * flush at a time, so the extra latency adds to every flush in turn.
      */
     public CommitLogContender withDeviceLatency(long micros) {
-        return new CommitLogContender(mode, groupWindow, ablation, micros);
+        return new CommitLogContender(mode, groupWindow, ablation, micros, discarding);
+    }
+
+    /** This column with its records discarded as soon as they are durable ({@link Discarder}). */
+    public CommitLogContender discarding() {
+        return new CommitLogContender(mode, groupWindow, ablation, deviceLatencyMicros, true);
+    }
+
+    /** Starts this column's {@link Discarder} on {@code log}, or nothing when it keeps its records. */
+    public Discarder startDiscarding(CommitLog log) {
+        return discarding ? Discarder.start(log) : Discarder.NONE;
     }
 
     @Override
@@ -80,7 +95,9 @@ public final class CommitLogContender implements Contender {
         String device = deviceLatencyMicros == 0 ? "" : String.format(Locale.ROOT,
                 " [simulated device: every flush waits %d us more after its fdatasync, one flush at a time]",
                 deviceLatencyMicros);
-        return describe() + device;
+        String discard = !discarding ? "" : String.format(Locale.ROOT,
+                " [discarding: a thread calls discardUpTo(durablePosition()) every %d ms]", Discarder.INTERVAL_MILLIS);
+        return describe() + device + discard;
     }
 
     private String describe() {
@@ -124,13 +141,23 @@ public final class CommitLogContender implements Contender {
     }
 
     @Override
+    public int frameBytes(int recordBytes) {
+        return RecordDescriptor.alignedFrameLength(recordBytes);
+    }
+
+    @Override
     public SystemUnderTest open(Path directory, int recordBytes) throws IOException {
         CommitLog log = openLog(directory);
-        return system(log, threadIndex -> record -> log.append(record, 0, record.length));
+        return system(log, startDiscarding(log), threadIndex -> record -> log.append(record, 0, record.length));
     }
 
     /** An open log as a system under test: {@code appenders} makes each writer's appender; closing it closes the log. */
     public static SystemUnderTest system(CommitLog log, IntFunction<Appender> appenders) {
+        return system(log, Discarder.NONE, appenders);
+    }
+
+    /** As {@link #system(CommitLog, IntFunction)}, and {@code discarder} is closed before the log. */
+    private static SystemUnderTest system(CommitLog log, Discarder discarder, IntFunction<Appender> appenders) {
         return new SystemUnderTest() {
             @Override
             public Appender newAppender(int threadIndex) {
@@ -144,7 +171,9 @@ public final class CommitLogContender implements Contender {
 
             @Override
             public void close() {
-                log.close();
+                try (log) {
+                    discarder.close();
+                }
             }
         };
     }

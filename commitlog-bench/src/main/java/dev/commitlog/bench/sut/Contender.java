@@ -29,6 +29,14 @@ public interface Contender {
         return false;
     }
 
+    /**
+     * Bytes one record of {@code recordBytes} takes in this system's files, when the harness knows
+     * its framing (the commit log's aligned frame); 0 when it does not.
+     */
+    default int frameBytes(int recordBytes) {
+        return 0;
+    }
+
     /** Opens a fresh instance whose files live under {@code directory} (empty, already created). */
     SystemUnderTest open(Path directory, int recordBytes) throws IOException;
 

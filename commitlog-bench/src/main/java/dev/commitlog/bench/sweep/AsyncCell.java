@@ -1,7 +1,9 @@
 package dev.commitlog.bench.sweep;
 
 import dev.commitlog.CommitLog;
+import dev.commitlog.bench.device.DeviceWrites;
 import dev.commitlog.bench.sut.CommitLogContender;
+import dev.commitlog.bench.sut.Discarder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
@@ -25,14 +27,17 @@ final class AsyncCell {
     private final int inFlight;
     private final CellTiming timing;
     private final byte[] record;
+    private final DeviceWrites device;
     private final CellPhase phase = new CellPhase();
 
-    AsyncCell(CommitLogContender contender, int submitters, int inFlight, CellTiming timing, byte[] record) {
+    AsyncCell(CommitLogContender contender, int submitters, int inFlight, CellTiming timing, byte[] record,
+              DeviceWrites device) {
         this.contender = contender;
         this.submitters = submitters;
         this.inFlight = inFlight;
         this.timing = timing;
         this.record = record;
+        this.device = device;   // every asynchronous mode completes an append once it is durable
     }
 
     String label() {
@@ -54,6 +59,7 @@ final class AsyncCell {
         Thread[] threads = new Thread[submitters];
 
         try (CommitLog log = contender.openLog(directory)) {
+            Discarder discarder = contender.startDiscarding(log);
             try {
                 for (int i = 0; i < submitters; i++) {
                     AsyncSubmitter s = submitting[i];
@@ -62,7 +68,7 @@ final class AsyncCell {
                     threads[i].start();
                 }
                 start.countDown();
-                MeasuredWindow window = MeasuredWindow.run(timing, phase, () -> CommitLogContender.flushCounters(log));
+                MeasuredWindow window = MeasuredWindow.run(timing, phase, () -> CommitLogContender.flushCounters(log), device);
 
                 CellThreads.joinAll(threads, name());
                 CellThreads.rethrow(failure.get(), name());
@@ -70,10 +76,12 @@ final class AsyncCell {
                 for (int i = 0; i < submitters; i++) {
                     histograms[i] = submitting[i].histogram();
                 }
-                return CellResults.summarise(contender.system(), label(), submitters, histograms, window, record.length);
+                return CellResults.summarise(contender.system(), label(), submitters, histograms, window,
+                        record.length, contender.frameBytes(record.length));
             } finally {
                 phase.stop();   // on any failure, release the submitters before the log is closed
                 start.countDown();
+                discarder.close();
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.commitlog.bench.sweep;
 
+import dev.commitlog.bench.device.DeviceWrites;
 import dev.commitlog.bench.sut.Appender;
 import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sut.SystemUnderTest;
@@ -24,13 +25,19 @@ final class Cell {
     private final int threads;
     private final CellTiming timing;
     private final byte[] record;
+    private final DeviceWrites device;
     private final CellPhase phase = new CellPhase();
 
-    Cell(Contender contender, int threads, CellTiming timing, byte[] record) {
+    /**
+     * {@code device} is the counter of the device under the cell. A system that returns before its
+     * flush leaves its bytes to a flush after a short window, so its device bytes are not measured.
+     */
+    Cell(Contender contender, int threads, CellTiming timing, byte[] record, DeviceWrites device) {
         this.contender = contender;
         this.threads = threads;
         this.timing = timing;
         this.record = record;
+        this.device = contender.durable() ? device : DeviceWrites.NONE;
     }
 
     CellResult run(Path directory) throws IOException, InterruptedException {
@@ -56,11 +63,12 @@ final class Cell {
                 }
                 ready.await();
                 start.countDown();
-                MeasuredWindow window = MeasuredWindow.run(timing, phase, sut::flushCounters);
+                MeasuredWindow window = MeasuredWindow.run(timing, phase, sut::flushCounters, device);
 
                 CellThreads.joinAll(writers, name());
                 CellThreads.rethrow(failure.get(), name());
-                return CellResults.summarise(contender.system(), contender.mode(), threads, histograms, window, record.length);
+                return CellResults.summarise(contender.system(), contender.mode(), threads, histograms, window,
+                        record.length, contender.frameBytes(record.length));
             } finally {
                 phase.stop();   // on any failure, release writers before the system is closed
                 start.countDown();

@@ -15,10 +15,14 @@ package dev.commitlog.bench.sweep;
  * @param flushesPerSec   the system's own flush count over the window, per second
  * @param recordsPerFlush records the system made durable per flush over the window
  * @param bytesPerSec     payload bytes appended per second (ops/s x record size)
+ * @param devicePerByte   bytes the device holding the cell took in the window per payload byte
+ *                        appended in it (see docs/benchmarks.md, "Device bytes")
+ * @param devicePerFramedByte the same per byte of the commit log's aligned frames; NaN for peers
  */
 public record CellResult(String system, String mode, int threads, double opsPerSec,
                          double p50Us, double p99Us, double p999Us,
-                         double flushesPerSec, double recordsPerFlush, double bytesPerSec) {
+                         double flushesPerSec, double recordsPerFlush, double bytesPerSec,
+                         double devicePerByte, double devicePerFramedByte) {
 
     /** The column this cell belongs to in the tables: the mode for the commit log, else the system. */
     public String label() {

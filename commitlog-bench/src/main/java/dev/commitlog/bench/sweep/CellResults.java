@@ -1,5 +1,6 @@
 package dev.commitlog.bench.sweep;
 
+import dev.commitlog.bench.device.DeviceWrites;
 import dev.commitlog.bench.sut.FlushCounters;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -24,10 +25,12 @@ public final class CellResults {
 
     /**
      * The result of a measured window: every recorded latency is one append completed in the
-     * window, so the merged count over the window's length is the throughput.
+     * window, so the merged count over the window's length is the throughput, and the count times
+     * {@code recordBytes} (or {@code frameBytes}, 0 for a system whose framing is not this
+     * library's) is what the device bytes are divided by.
      */
     static CellResult summarise(String system, String mode, int threads, Histogram[] histograms,
-                                MeasuredWindow window, int recordBytes) {
+                                MeasuredWindow window, int recordBytes, int frameBytes) {
         double seconds = window.seconds();
         FlushCounters before = window.before();
         FlushCounters after = window.after();
@@ -35,7 +38,8 @@ public final class CellResults {
         for (Histogram h : histograms) {
             all.add(h);
         }
-        double ops = all.getTotalCount() / seconds;
+        long appends = all.getTotalCount();
+        double ops = appends / seconds;
         double flushesPerSec = Double.NaN;
         double recordsPerFlush = Double.NaN;
         if (before.known() && after.known()) {
@@ -46,7 +50,9 @@ public final class CellResults {
             }
         }
         return new CellResult(system, mode, threads, ops, micros(all, 50), micros(all, 99), micros(all, 99.9),
-                flushesPerSec, recordsPerFlush, ops * recordBytes);
+                flushesPerSec, recordsPerFlush, ops * recordBytes,
+                DeviceWrites.perByte(window.deviceBytes(), (double) appends * recordBytes),
+                DeviceWrites.perByte(window.deviceBytes(), (double) appends * frameBytes));
     }
 
     /** The value at {@code percentile} in microseconds; NaN for an empty histogram. */

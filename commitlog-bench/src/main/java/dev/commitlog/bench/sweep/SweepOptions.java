@@ -21,7 +21,7 @@ import java.util.Set;
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
                            List<String> ablations, AsyncOptions async,
-                           CellTiming timing, int recordBytes, int deviceLatencyMicros, Path dir, List<String> peers,
+                           CellTiming timing, int recordBytes, int deviceLatencyMicros, boolean discard, Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
@@ -55,6 +55,8 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --record-bytes N        record payload size (default 100)",
             "  --device-latency-us N   every commit-log flush waits N us more after its fdatasync (a simulated",
             "                          slow device; flushes run one at a time; needs --peers none; default 0)",
+            "  --discard               a thread beside each commit-log cell calls discardUpTo(durablePosition())",
+            "                          every millisecond: the steady state, segments bounded",
             "  --dir DIR               where cell directories are made (default: ./bench-out/tmp-*)",
             "  --peers LIST            " + String.join(",", PeerCatalog.names()) + " (default all), or none",
             "  --csv FILE              CSV output (default bench-out/sweep.csv)",
@@ -77,6 +79,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         boolean full = false;
         int recordBytes = DEFAULT_RECORD_BYTES;
         int deviceLatency = 0;
+        boolean discard = false;
         Path dir = null;
         List<String> peers = PeerCatalog.names();
         Path csv = DEFAULT_OUTPUT.resolve("sweep.csv");
@@ -98,6 +101,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 case "--help", "-h" -> help = true;
                 case "--full" -> full = true;
                 case "--keep" -> keep = true;
+                case "--discard" -> discard = true;
                 case "--ablation" -> ablations = inline == null ? SyncAblation.labels()
                         : list(flag, inline, SweepOptions::ablationLabel);
                 default -> {
@@ -145,7 +149,7 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
         return new SweepOptions(threads, modes, windows, ablations,
-                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, deviceLatency, dir, peers,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, deviceLatency, discard, dir, peers,
                 csv, chart, markdown, keep, help);
     }
 

@@ -1,5 +1,6 @@
 package dev.commitlog.bench.sweep;
 
+import dev.commitlog.bench.device.DeviceWrites;
 import dev.commitlog.bench.peer.PeerCatalog;
 import dev.commitlog.bench.report.Column;
 import dev.commitlog.bench.report.CsvWriter;
@@ -26,6 +27,8 @@ import java.util.Random;
  */
 public final class SweepRunner {
     private static final int PROBE_ITERATIONS = 200;
+    /** How long the device's other writers are watched before and after the cells, with this run idle. */
+    private static final long DEVICE_IDLE_MILLIS = 1000;
 
     private final SweepOptions options;
     private final PrintStream out;
@@ -33,6 +36,8 @@ public final class SweepRunner {
     /** Cells of both sections, for progress lines and directory names. */
     private int total;
     private int cellsRun;
+    /** The counter of the device under the work directory; every durable cell reads it. */
+    private DeviceWrites device = DeviceWrites.NONE;
 
     public SweepRunner(SweepOptions options, PrintStream out, PrintStream err) {
         this.options = options;
@@ -44,11 +49,11 @@ public final class SweepRunner {
     public SweepResults run() throws IOException, InterruptedException {
         List<CommitLogContender> ours = new ArrayList<>(CommitLogModes.contenders(options.modes(), options.groupWindowsMs()));
         ours.addAll(CommitLogModes.ablations(options.ablations()));
-        List<Contender> contenders = new ArrayList<>(ours.stream().map(this::onDevice).toList());
+        List<Contender> contenders = new ArrayList<>(ours.stream().map(this::asConfigured).toList());
         options.peers().forEach(p -> contenders.add(PeerCatalog.create(p)));
         AsyncOptions async = options.async();
         List<CommitLogContender> asyncModes = async.enabled()
-                ? CommitLogModes.contenders(async.modes(), options.groupWindowsMs()).stream().map(this::onDevice).toList() : List.of();
+                ? CommitLogModes.contenders(async.modes(), options.groupWindowsMs()).stream().map(this::asConfigured).toList() : List.of();
         total = options.threads().size() * contenders.size() + async.submitters().size() * asyncModes.size();
         cellsRun = 0;
 
@@ -56,6 +61,8 @@ public final class SweepRunner {
         Path workDir = Directories.workDir(options.dir(), SweepOptions.DEFAULT_OUTPUT);
         try {
             List<String> header = new ArrayList<>(RunHeader.describe(options, workDir, contenders.size(), total));
+            device = DeviceWrites.of(workDir);
+            header.add(device.backgroundLine("before the cells", DEVICE_IDLE_MILLIS));
             FsyncProbe.Result probe = FsyncProbe.run(workDir, PROBE_ITERATIONS, options.recordBytes());
             err.println(probe.describe());
             header.add(probe.describe());
@@ -69,6 +76,7 @@ public final class SweepRunner {
 
             List<CellResult> cells = runCells(contenders, workDir);
             List<CellResult> asyncCells = runAsyncCells(asyncModes, workDir);
+            header.add(device.backgroundLine("after the cells", DEVICE_IDLE_MILLIS));
             SweepResults results = new SweepResults(header, options.threads(),
                     contenders.stream().map(Column::of).toList(), cells, async.inFlight(), asyncCells);
             writeOutputs(results);
@@ -80,8 +88,11 @@ public final class SweepRunner {
         }
     }
 
-    private CommitLogContender onDevice(CommitLogContender contender) {
-        return options.deviceLatencyMicros() == 0 ? contender : contender.withDeviceLatency(options.deviceLatencyMicros());
+    /** {@code contender} as the options run it: on a simulated slow device, discarding. */
+    private CommitLogContender asConfigured(CommitLogContender contender) {
+        CommitLogContender slowed = options.deviceLatencyMicros() == 0 ? contender
+                : contender.withDeviceLatency(options.deviceLatencyMicros());
+        return options.discard() ? slowed.discarding() : slowed;
     }
 
     /** One cell's run, given its fresh directory. */
@@ -95,7 +106,7 @@ public final class SweepRunner {
         for (int threads : options.threads()) {
             for (Contender contender : contenders) {
                 cells.add(runCell(workDir, contender.label() + "-" + threads + "t", "threads",
-                        dir -> new Cell(contender, threads, options.timing(), record).run(dir)));
+                        dir -> new Cell(contender, threads, options.timing(), record, device).run(dir)));
             }
         }
         return cells;
@@ -108,7 +119,8 @@ public final class SweepRunner {
         for (int submitters : options.async().submitters()) {
             for (CommitLogContender mode : modes) {
                 cells.add(runCell(workDir, AsyncCell.label(mode) + "-" + submitters + "s", "submitters",
-                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record).run(dir)));
+                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record, device)
+                                .run(dir)));
             }
         }
         return cells;
@@ -159,7 +171,9 @@ public final class SweepRunner {
         String flushes = Double.isNaN(r.flushesPerSec()) ? ""
                 : String.format(Locale.ROOT, "  %,.0f flushes/s  %s rec/flush", r.flushesPerSec(),
                         Double.isNaN(r.recordsPerFlush()) ? "-" : String.format(Locale.ROOT, "%.1f", r.recordsPerFlush()));
-        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s  (cell %.1f s)",
-                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, cellSeconds);
+        String device = Double.isNaN(r.devicePerByte()) ? ""
+                : String.format(Locale.ROOT, "  device %.2f B/B", r.devicePerByte());
+        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s%s  (cell %.1f s)",
+                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, device, cellSeconds);
     }
 }

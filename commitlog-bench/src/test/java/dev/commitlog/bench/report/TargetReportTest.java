@@ -106,7 +106,7 @@ class TargetReportTest {
                 if (ops[i] > 0) {
                     Column c = columns.get(i);
                     cells.add(c.commitLog() ? cell(c.label(), t, ops[i])
-                            : new CellResult(c.system(), "", t, ops[i], 1, 2, 3, 1, 1, ops[i] * 100));
+                            : new CellResult(c.system(), "", t, ops[i], 1, 2, 3, 1, 1, ops[i] * 100, Double.NaN, Double.NaN));
                 }
             }
         }
@@ -114,11 +114,12 @@ class TargetReportTest {
     }
 
     private static CellResult cell(String mode, int threads, double ops) {
-        return new CellResult(Column.COMMITLOG, mode, threads, ops, 1, 2, 3, 1, 1, ops * 100);
+        return new CellResult(Column.COMMITLOG, mode, threads, ops, 1, 2, 3, 1, 1, ops * 100, Double.NaN, Double.NaN);
     }
 
     private static CellResult perFlush(String mode, double ops, double recordsPerFlush) {
-        return new CellResult(Column.COMMITLOG, mode, 256, ops, 1, 2, 3, ops / recordsPerFlush, recordsPerFlush, ops * 100);
+        return new CellResult(Column.COMMITLOG, mode, 256, ops, 1, 2, 3, ops / recordsPerFlush, recordsPerFlush, ops * 100,
+                Double.NaN, Double.NaN);
     }
 
     private static Column commitLog(String label, boolean ablation) {

@@ -5,14 +5,16 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * One contender at one cell: committed operations per second, commit latency percentiles, syncs per
- * committed operation over all hosts, tasks whose closure failed (leader changes), or the error that
- * stopped the measurement. A failed measurement has NaN figures.
+ * committed operation over all hosts, tasks whose closure failed (leader changes), bytes the data
+ * directory's device took per payload byte committed (every replica's copy and everything else the
+ * device took in the interval; NaN when not measured), or the error that stopped the measurement. A
+ * failed measurement has NaN figures.
  */
 record Measurement(Cell cell, Contender contender, double opsPerSec, double p50Millis, double p99Millis,
-                   double fsyncsPerOp, long failures, String error) {
+                   double fsyncsPerOp, long failures, String error, double devicePerByte) {
 
     static Measurement failed(Cell cell, Contender contender, String error) {
-        return new Measurement(cell, contender, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, error);
+        return new Measurement(cell, contender, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, error, Double.NaN);
     }
 
     boolean ok() {
@@ -31,12 +33,17 @@ record Measurement(Cell cell, Contender contender, double opsPerSec, double p50M
         Measurement first = ok.get(0);
         return new Measurement(first.cell, first.contender, median(ok, Measurement::opsPerSec),
                 median(ok, Measurement::p50Millis), median(ok, Measurement::p99Millis),
-                median(ok, Measurement::fsyncsPerOp), ok.stream().mapToLong(Measurement::failures).sum(), null);
+                median(ok, Measurement::fsyncsPerOp), ok.stream().mapToLong(Measurement::failures).sum(), null,
+                median(ok, Measurement::devicePerByte));
     }
 
+    /** The median of a figure over the measurements that have it (NaN is "not measured"); NaN if none has. */
     private static double median(List<Measurement> ms, ToDoubleFunction<Measurement> figure) {
-        double[] sorted = ms.stream().mapToDouble(figure).sorted().toArray();
+        double[] sorted = ms.stream().mapToDouble(figure).filter(v -> !Double.isNaN(v)).sorted().toArray();
         int n = sorted.length;
+        if (n == 0) {
+            return Double.NaN;
+        }
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -9,17 +9,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The benchmark's output: a table per (replicas, payload) with a row per (groups, in flight) and,
  * per contender, committed ops/s and p99 commit latency (medians over the passes); the best
- * commit-log contender's ops/s over RocksDB's (and memory's, JRaft's ceiling, when it ran); and each
- * contender's fsyncs per committed operation. With more than one pass, a second table gives each
- * contender's ops/s over RocksDB's pass by pass, as a median with its 95% interval. The medians also
- * go to CSV.
+ * commit-log contender's ops/s over RocksDB's (and memory's, JRaft's ceiling, when it ran); each
+ * contender's fsyncs per committed operation; and its device bytes per payload byte committed. With
+ * more than one pass, a second table gives each contender's ops/s over RocksDB's pass by pass, as a
+ * median with its 95% interval. The medians also go to CSV.
  */
 final class RaftBenchReport {
-    static final String CSV_HEADER = "replicas,payload,groups,inflight,contender,ops_per_s,p50_ms,p99_ms,fsyncs_per_op,failed_tasks,error";
+    static final String CSV_HEADER = "replicas,payload,groups,inflight,contender,ops_per_s,p50_ms,p99_ms,fsyncs_per_op,failed_tasks,error,"
+            + "device_bytes_per_byte";
 
     private final List<Passes> passes;
     private final List<Measurement> measurements;
@@ -62,12 +64,8 @@ final class RaftBenchReport {
                 header.append(String.format(Locale.ROOT, " | %14s", "memory"));
                 units.append(String.format(Locale.ROOT, " | %14s", "/ rocksdb"));
             }
-            header.append(" | fsyncs/op");
-            units.append(" |          ");
-            for (Contender c : contenders) {
-                header.append(String.format(Locale.ROOT, " %8s", ""));
-                units.append(String.format(Locale.ROOT, " %8s", shortLabel(c)));
-            }
+            perContenderHeading(header, units, "fsyncs/op");
+            perContenderHeading(header, units, "device B/B");
             out.println(header.toString().stripTrailing());
             out.println(units.toString().stripTrailing());
             out.println("-".repeat(units.length()));
@@ -85,11 +83,8 @@ final class RaftBenchReport {
                 if (ceiling) {
                     row.append(String.format(Locale.ROOT, " | %14s", ratio(cell, Contender.MEMORY).map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-")));
                 }
-                row.append(" |          ");
-                for (Contender c : contenders) {
-                    row.append(String.format(Locale.ROOT, " %8s", find(cell, c).filter(Measurement::ok)
-                            .map(x -> String.format(Locale.ROOT, "%.3f", x.fsyncsPerOp())).orElse("-")));
-                }
+                perContender(row, cell, "%.3f", Measurement::fsyncsPerOp);
+                perContender(row, cell, "%.1f", Measurement::devicePerByte);
                 out.println(row.toString().stripTrailing());
             }
         }
@@ -98,6 +93,26 @@ final class RaftBenchReport {
         }
         passes.stream().flatMap(p -> p.runs().stream()).filter(m -> !m.ok())
                 .forEach(m -> out.println("failed: " + m.cell() + " " + m.contender().label() + ": " + m.error()));
+    }
+
+    /** A block of one figure per contender: its name over the block, a short label over each column. */
+    private void perContenderHeading(StringBuilder header, StringBuilder units, String figure) {
+        header.append(String.format(Locale.ROOT, " | %-10s", figure));
+        units.append(" |           ");
+        for (Contender c : contenders) {
+            header.append(String.format(Locale.ROOT, " %8s", ""));
+            units.append(String.format(Locale.ROOT, " %8s", shortLabel(c)));
+        }
+    }
+
+    /** The block's figure for each contender at the cell, {@code -} where it was not measured. */
+    private void perContender(StringBuilder row, Cell cell, String format, ToDoubleFunction<Measurement> figure) {
+        row.append(" |           ");
+        for (Contender c : contenders) {
+            row.append(String.format(Locale.ROOT, " %8s", find(cell, c).filter(Measurement::ok)
+                    .map(figure::applyAsDouble).filter(v -> !v.isNaN())
+                    .map(v -> String.format(Locale.ROOT, format, v)).orElse("-")));
+        }
     }
 
     /**
@@ -158,9 +173,10 @@ final class RaftBenchReport {
         lines.add(CSV_HEADER);
         for (Measurement m : measurements) {
             Cell c = m.cell();
-            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s", c.replicas(), c.payload(),
+            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s,%s", c.replicas(), c.payload(),
                     c.groups(), c.inflight(), m.contender().label(), m.opsPerSec(), m.p50Millis(), m.p99Millis(),
-                    m.fsyncsPerOp(), m.failures(), m.ok() ? "" : '"' + m.error().replace('"', '\'') + '"'));
+                    m.fsyncsPerOp(), m.failures(), m.ok() ? "" : '"' + m.error().replace('"', '\'') + '"',
+                    Double.isNaN(m.devicePerByte()) ? "" : String.format(Locale.ROOT, "%.3f", m.devicePerByte())));
         }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {

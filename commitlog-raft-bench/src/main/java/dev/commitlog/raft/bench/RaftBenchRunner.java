@@ -1,5 +1,6 @@
 package dev.commitlog.raft.bench;
 
+import dev.commitlog.bench.device.DeviceWrites;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -23,8 +24,13 @@ final class RaftBenchRunner {
     /** The shortest JVM warm-up run, whatever --warmup-seconds says. */
     private static final Duration JVM_WARMUP = Duration.ofMillis(200);
 
+    /** How long the device's other writers are watched before the grid, with this benchmark idle. */
+    private static final long DEVICE_IDLE_MILLIS = 1000;
+
     private final RaftBenchOptions options;
     private final PrintStream progress;
+    /** The counter of the device under the data directory, once it exists. */
+    private DeviceWrites device = DeviceWrites.NONE;
 
     RaftBenchRunner(RaftBenchOptions options, PrintStream progress) {
         this.options = options;
@@ -48,6 +54,8 @@ final class RaftBenchRunner {
     /** Every pass's measurement of each contender at each cell, in grid order then contender order. */
     List<Passes> run() throws IOException, InterruptedException {
         Files.createDirectories(options.dir());
+        device = DeviceWrites.of(options.dir());
+        progress.println(device.backgroundLine("before the grid", DEVICE_IDLE_MILLIS));
         warmUpJvm();
         Map<String, List<Measurement>> repeats = new LinkedHashMap<>();
         for (Cell cell : cells()) {
@@ -69,6 +77,7 @@ final class RaftBenchRunner {
                 }
             }
         }
+        progress.println(device.backgroundLine("after the grid", DEVICE_IDLE_MILLIS));
         List<Passes> out = new ArrayList<>();
         for (Cell cell : cells) {
             for (Contender contender : options.contenders()) {
@@ -125,11 +134,13 @@ final class RaftBenchRunner {
             long committed0 = load.committed();
             long failed0 = load.failed();
             long fsyncs0 = cluster.fsyncs();
+            long device0 = device.bytesWritten();
             long t0 = System.nanoTime();
             Thread.sleep(measure.toMillis());
             long committed = load.committed() - committed0;
             long fsyncs = cluster.fsyncs() - fsyncs0;
             long nanos = System.nanoTime() - t0;
+            long deviceBytes = DeviceWrites.between(device0, device.bytesWritten());
             long failed = load.failed() - failed0;
             Histogram latencies = load.intervalLatencies();
             load.stop(DRAIN_TIMEOUT);
@@ -139,7 +150,8 @@ final class RaftBenchRunner {
             }
             return new Measurement(cell, contender, committed * 1e9 / nanos,
                     latencies.getValueAtPercentile(50) / 1000.0, latencies.getValueAtPercentile(99) / 1000.0,
-                    (double) fsyncs / committed, failed, null);
+                    (double) fsyncs / committed, failed, null,
+                    DeviceWrites.perByte(deviceBytes, (double) committed * cell.payload()));
         } catch (RuntimeException | IOException e) {
             return Measurement.failed(cell, contender, e.toString());
         } finally {
@@ -156,7 +168,8 @@ final class RaftBenchRunner {
         if (!m.ok()) {
             return head + "FAILED " + m.error();
         }
-        return head + String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %.3f fsyncs/op, %d failed tasks",
-                m.opsPerSec(), m.p50Millis(), m.p99Millis(), m.fsyncsPerOp(), m.failures());
+        String device = Double.isNaN(m.devicePerByte()) ? "" : String.format(Locale.ROOT, ", %.1f device B/B", m.devicePerByte());
+        return head + String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %.3f fsyncs/op%s, %d failed tasks",
+                m.opsPerSec(), m.p50Millis(), m.p99Millis(), m.fsyncsPerOp(), device, m.failures());
     }
 }

@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The report's ratios from known passes: medians, the memory ceiling and the paired table. */
 class RaftBenchReportTest {
@@ -17,7 +20,7 @@ class RaftBenchReportTest {
     private static Passes passes(Contender contender, double... opsPerSec) {
         List<Measurement> runs = new ArrayList<>();
         for (double ops : opsPerSec) {
-            runs.add(new Measurement(CELL, contender, ops, 1, 2, 0.5, 0, null));
+            runs.add(new Measurement(CELL, contender, ops, 1, 2, 0.5, 0, null, 3.25));
         }
         return new Passes(CELL, contender, runs);
     }
@@ -52,15 +55,37 @@ class RaftBenchReportTest {
     @Test
     void leavesOutPassesWhereEitherFailed() {
         Passes rocks = new Passes(CELL, Contender.ROCKSDB, List.of(
-                new Measurement(CELL, Contender.ROCKSDB, 100, 1, 2, 0.5, 0, null),
+                new Measurement(CELL, Contender.ROCKSDB, 100, 1, 2, 0.5, 0, null, Double.NaN),
                 Measurement.failed(CELL, Contender.ROCKSDB, "no leader"),
-                new Measurement(CELL, Contender.ROCKSDB, 100, 1, 2, 0.5, 0, null)));
+                new Measurement(CELL, Contender.ROCKSDB, 100, 1, 2, 0.5, 0, null, Double.NaN)));
         Passes adaptive = passes(Contender.COMMITLOG_ADAPTIVE, 150, 900, 250);
 
         var ratio = adaptive.over(rocks).orElseThrow();
         assertEquals(2, ratio.pairs());
         assertEquals(2.0, ratio.median(), 1e-9);
         assertEquals("2.000 (2 pairs)", RaftBenchReport.paired(ratio));
+    }
+
+    @Test
+    void deviceBytesPerByteAreATableBlockAndTheCsvsLastColumn(@TempDir Path dir) throws Exception {
+        Passes rocks = passes(Contender.ROCKSDB, 100);
+        Passes batch = new Passes(CELL, Contender.COMMITLOG_BATCH, List.of(
+                new Measurement(CELL, Contender.COMMITLOG_BATCH, 150, 1, 2, 0.5, 0, null, 6.5),
+                new Measurement(CELL, Contender.COMMITLOG_BATCH, 150, 1, 2, 0.5, 0, null, Double.NaN),
+                new Measurement(CELL, Contender.COMMITLOG_BATCH, 150, 1, 2, 0.5, 0, null, 7.5)));
+        RaftBenchReport report = new RaftBenchReport(List.of(rocks, batch), List.of(Contender.ROCKSDB, Contender.COMMITLOG_BATCH));
+
+        String printed = print(report);
+        assertTrue(printed.lines().anyMatch(l -> l.contains("| fsyncs/op") && l.contains("| device B/B")), printed);
+        assertTrue(printed.lines().anyMatch(l -> l.matches("\\s+8\\s+64 \\|.*\\|\\s+0\\.500\\s+0\\.500 \\|\\s+3\\.3\\s+7\\.0")),
+                "fsyncs/op then device bytes per byte (the median of the measured passes) in\n" + printed);
+
+        Path csv = dir.resolve("raft.csv");
+        report.writeCsv(csv);
+        List<String> lines = Files.readAllLines(csv);
+        assertTrue(lines.get(0).endsWith(",error,device_bytes_per_byte"), lines.get(0));
+        assertEquals(List.of("3,128,8,64,rocksdb,100.0,1.000,2.000,0.5000,0,,3.250",
+                "3,128,8,64,commitlog-batch,150.0,1.000,2.000,0.5000,0,,7.000"), lines.subList(1, 3));
     }
 
     @Test

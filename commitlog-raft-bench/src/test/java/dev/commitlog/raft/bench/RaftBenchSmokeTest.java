@@ -56,8 +56,11 @@ class RaftBenchSmokeTest {
                 assertEquals(0, Double.parseDouble(f[8]), "memory syncs nothing: " + row);
             } else {
                 assertTrue(Double.parseDouble(f[8]) > 0, "fsyncs/op in " + row);
+                // empty only where the data directory has no block device (tmpfs, overlay)
+                assertTrue(f[11].isEmpty() || Double.parseDouble(f[11]) > 0, "a synced task reached the device: " + row);
             }
             assertEquals("", f[10], "no error in " + row);
+            assertEquals(12, f.length, row);
         }
         try (Stream<Path> left = Files.list(data)) {
             assertEquals(List.of(), left.toList(), "each cluster's data is deleted after its measurement");
