@@ -15,10 +15,10 @@ import dev.commitlog.metrics.CommitLogMetrics;
 import dev.commitlog.read.RecordReader;
 import dev.commitlog.replay.LogRecovery;
 import dev.commitlog.replay.Replayer;
+import dev.commitlog.retention.DurableSegmentHandOff;
 import dev.commitlog.retention.SegmentLifecycle;
 import dev.commitlog.retention.SegmentRetention;
 import dev.commitlog.retention.SpaceLimitedStorage;
-import dev.commitlog.segment.Segment;
 import dev.commitlog.segment.SegmentSyncer;
 import dev.commitlog.segment.SegmentWriter;
 import dev.commitlog.segment.SpareSegments;
@@ -33,7 +33,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 import net.openhft.chronicle.bytes.Bytes;
 
 /**
@@ -92,7 +91,7 @@ public final class CommitLog implements AutoCloseable {
                 options.archiveListener() == null ? Long.MAX_VALUE : LogOpening.firstId(recovered), spares, maintenance);
         this.lifecycle = new SegmentLifecycle(options.archiveListener(), retention, metrics, options.archiveRetryDelay());
         lifecycle.offerRecovered(recovered.segments(), recovered.tail().id(), storage);
-        handOff.lifecycle = lifecycle; // before the sync thread starts, which publishes it
+        handOff.deliverTo(lifecycle); // before the sync thread starts, which publishes it
         this.writer = SegmentWriter.start(recovered.tail(), recovered.next(), storage, config.directory(), config.segmentSize(),
                 config.filePermissions(), spares, metrics);
         this.sync = SyncEngine.create(SyncSettings.of(config), syncer, metrics, options.syncTuning());
@@ -455,21 +454,6 @@ public final class CommitLog implements AutoCloseable {
             lock.close();
         } catch (IOException e) {
             throw new UncheckedIOException("could not release the lock on " + config.directory(), e);
-        }
-    }
-
-    /**
-     * Hands each sealed, durable segment from the sync thread to the lifecycle, which is made after
-     * the syncer (its retention reads the syncer's durable position). Not {@code this::}: the sync
-     * service is reachable from every appending thread's context, and nothing reachable from there
-     * may reach the log, or a closed log would stay alive as long as any thread that appended to it.
-     */
-    private static final class DurableSegmentHandOff implements Consumer<Segment> {
-        SegmentLifecycle lifecycle;
-
-        @Override
-        public void accept(Segment segment) {
-            lifecycle.segmentDurable(segment);
         }
     }
 }

@@ -12,8 +12,8 @@ import java.util.function.UnaryOperator;
  * The ablation columns ({@code --ablation}, {@code pair}): the commit log with one sync mechanism
  * switched off, to show what it adds. An engine mechanism is switched through the experimental
  * {@link SyncTuning} the column's log is opened with (per log, so every other log in the JVM keeps
- * the defaults); one that is configuration (the durable mark's interval) is changed in the
- * column's config instead. docs/design.md says what each mechanism is for.
+ * the defaults); one that is configuration (the durable mark's interval, segment recycling) is
+ * changed in the column's config instead. docs/design.md says what each mechanism is for.
  */
 public enum SyncAblation {
     /** No leader/follower: the sync thread runs every flush and unparks every waiter itself. */
@@ -33,7 +33,13 @@ public enum SyncAblation {
             tuning -> tuning.withGather(false)),
     /** Batch rewriting the header's durable mark with every flush, not at most once every 10 ms. */
     BATCH_EVERY_MARK("batch-mark-every-flush", SyncMode.BATCH, "commitlog_durable_mark_interval: 0ms",
-            UnaryOperator.identity(), config -> config.durableMarkInterval(Duration.ZERO));
+            UnaryOperator.identity(), config -> config.durableMarkInterval(Duration.ZERO)),
+    /** Batch deleting discarded segments and creating every segment new (zero-filled), as before recycling. */
+    BATCH_NO_RECYCLE("batch-no-recycle", SyncMode.BATCH, "commitlog_recycle_segments: 0",
+            UnaryOperator.identity(), config -> config.recycleSegments(0)),
+    /** Adaptive deleting discarded segments and creating every segment new (zero-filled). */
+    ADAPTIVE_NO_RECYCLE("adaptive-no-recycle", SyncMode.ADAPTIVE, "commitlog_recycle_segments: 0",
+            UnaryOperator.identity(), config -> config.recycleSegments(0));
 
     private final String label;
     private final SyncMode mode;
