@@ -16,7 +16,7 @@ public enum SegmentFileSpace {
     /** Zeros written over the whole file: its blocks are allocated and written before any record is. */
     ZERO_FILL {
         @Override
-        void prepare(FileChannel channel, Path path, int size) throws IOException {
+        public void prepare(FileChannel channel, Path path, int size) throws IOException {
             ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK, size));
             for (long written = 0; written < size; ) {
                 zeros.clear().limit((int) Math.min(zeros.capacity(), size - written));
@@ -30,7 +30,7 @@ public enum SegmentFileSpace {
      */
     SPARSE {
         @Override
-        void prepare(FileChannel channel, Path path, int size) throws IOException {
+        public void prepare(FileChannel channel, Path path, int size) throws IOException {
             channel.write(ByteBuffer.allocate(1), size - 1L); // extends the file; the JDK's truncate only shrinks
         }
     },
@@ -42,7 +42,7 @@ public enum SegmentFileSpace {
      */
     FALLOCATE_COMMAND {
         @Override
-        void prepare(FileChannel channel, Path path, int size) throws IOException {
+        public void prepare(FileChannel channel, Path path, int size) throws IOException {
             Process process = new ProcessBuilder("fallocate", "-l", Integer.toString(size), path.toString())
                     .redirectErrorStream(true).start();
             try {
@@ -61,6 +61,9 @@ public enum SegmentFileSpace {
 
     private static final int ZERO_CHUNK = 1 << 20;
 
-    /** Gives the new, empty file at {@code path} (open as {@code channel}) its length of {@code size} bytes. */
-    abstract void prepare(FileChannel channel, Path path, int size) throws IOException;
+    /**
+     * Gives the new, empty file at {@code path} (open for writing as {@code channel}) its length of
+     * {@code size} bytes; syncing is the caller's.
+     */
+    public abstract void prepare(FileChannel channel, Path path, int size) throws IOException;
 }

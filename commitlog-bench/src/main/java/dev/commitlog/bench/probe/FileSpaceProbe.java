@@ -1,5 +1,6 @@
 package dev.commitlog.bench.probe;
 
+import dev.commitlog.disk.SegmentFileSpace;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -8,47 +9,47 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * One writer's {@code pwrite} + {@code fdatasync} latency into a new 32 MiB file whose space was
- * made three ways: zeros written, only the length set (sparse), or the {@code fallocate} command
- * (mode 0: unwritten extents). Writes go at advancing, 8-byte aligned offsets, as a segment's
- * frames do. Rounds take the three in rotating order, each on a fresh file, so drift weighs on
- * all alike.
+ * made each way a {@link SegmentFileSpace} makes it: zeros written, only the length set (sparse),
+ * or the {@code fallocate} command (mode 0: unwritten extents). Writes go at advancing, 8-byte
+ * aligned offsets, as a segment's frames do. Rounds take the three in rotating order, each on a
+ * fresh file, so drift weighs on all alike.
  *
  * <p>Usage: {@code FileSpaceProbe DIR RECORD_BYTES ROUNDS WRITES_PER_ROUND}.
  */
 public final class FileSpaceProbe {
     private static final int FILE_SIZE = 32 << 20;
-    private static final List<String> KINDS = List.of("zero-fill", "sparse", "fallocate");
 
     private FileSpaceProbe() {
     }
 
-    public static void main(String[] args) throws IOException, InterruptedException {
+    public static void main(String[] args) throws IOException {
         Path dir = Path.of(args[0]);
         int recordBytes = Integer.parseInt(args[1]);
         int rounds = Integer.parseInt(args[2]);
         int perRound = Integer.parseInt(args[3]);
-        Map<String, List<Long>> nanos = new LinkedHashMap<>();
-        KINDS.forEach(kind -> nanos.put(kind, new ArrayList<>()));
+        Map<SegmentFileSpace, List<Long>> nanos = new EnumMap<>(SegmentFileSpace.class);
+        for (SegmentFileSpace space : SegmentFileSpace.values()) {
+            nanos.put(space, new ArrayList<>());
+        }
         ByteBuffer record = ByteBuffer.allocateDirect(recordBytes);
         for (int i = 0; i < recordBytes; i++) {
             record.put(i, (byte) (i | 1));
         }
         for (int round = 0; round < rounds; round++) {
-            List<String> order = new ArrayList<>(KINDS);
+            List<SegmentFileSpace> order = new ArrayList<>(List.of(SegmentFileSpace.values()));
             Collections.rotate(order, round);
-            for (String kind : order) {
-                Path file = dir.resolve("file-space-probe-" + kind);
+            for (SegmentFileSpace space : order) {
+                Path file = dir.resolve("file-space-probe-" + space);
                 Files.deleteIfExists(file);
                 try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    makeSpace(kind, channel, file);
+                    space.prepare(channel, file, FILE_SIZE);
                     channel.force(true);
                     long offset = 64;
                     for (int i = 0; i < perRound; i++) {
@@ -58,7 +59,7 @@ public final class FileSpaceProbe {
                             channel.write(record, offset + record.position());
                         }
                         channel.force(false);
-                        nanos.get(kind).add(System.nanoTime() - start);
+                        nanos.get(space).add(System.nanoTime() - start);
                         offset += (recordBytes + 8 + 7) & ~7;
                     }
                 } finally {
@@ -66,31 +67,11 @@ public final class FileSpaceProbe {
                 }
             }
         }
-        for (Map.Entry<String, List<Long>> entry : nanos.entrySet()) {
+        for (Map.Entry<SegmentFileSpace, List<Long>> entry : nanos.entrySet()) {
             List<Long> sorted = new ArrayList<>(entry.getValue());
             Collections.sort(sorted);
-            System.out.println(String.format(Locale.ROOT, "%-9s %5d B: %d writes, median %.1f us, p90 %.1f us, p99 %.1f us",
+            System.out.println(String.format(Locale.ROOT, "%-17s %5d B: %d writes, median %.1f us, p90 %.1f us, p99 %.1f us",
                     entry.getKey(), recordBytes, sorted.size(), percentile(sorted, 0.5), percentile(sorted, 0.9), percentile(sorted, 0.99)));
-        }
-    }
-
-    private static void makeSpace(String kind, FileChannel channel, Path file) throws IOException, InterruptedException {
-        switch (kind) {
-            case "zero-fill" -> {
-                ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
-                for (long written = 0; written < FILE_SIZE; ) {
-                    zeros.clear();
-                    written += channel.write(zeros, written);
-                }
-            }
-            case "sparse" -> channel.write(ByteBuffer.allocate(1), FILE_SIZE - 1L);
-            case "fallocate" -> {
-                Process process = new ProcessBuilder("fallocate", "-l", Integer.toString(FILE_SIZE), file.toString()).inheritIO().start();
-                if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                    throw new IOException("fallocate failed on " + file);
-                }
-            }
-            default -> throw new IllegalArgumentException(kind);
         }
     }
 
