@@ -5,7 +5,7 @@ import net.openhft.chronicle.bytes.Bytes;
 
 /**
  * A zero-copy append in progress: {@link CommitLog#claim} reserves space for a record and points
- * {@link #bytes()} at it, in the mapped segment; the caller encodes the record there directly,
+ * {@link #bytes()} at it, in the segment's memory; the caller encodes the record there directly,
  * then calls {@link #commit()} (or {@link #abort()}). Like Aeron's {@code BufferClaim}.
  *
  * <pre>{@code

@@ -166,7 +166,7 @@ public final class CommitLog implements AutoCloseable {
     }
 
     /**
-     * Appends {@code record} encoded by {@code codec} straight into the mapped segment (see
+     * Appends {@code record} encoded by {@code codec} straight into the segment's memory (see
      * {@link RecordCodec}); returns its position once it is as durable as the sync mode promises.
      *
      * @throws dev.commitlog.codec.RecordEncodingException if the codec failed; nothing was logged
@@ -272,7 +272,7 @@ public final class CommitLog implements AutoCloseable {
 
     /**
      * Zero-copy append: reserves {@code length} bytes and returns them as Chronicle {@code Bytes}
-     * in the mapped segment; write exactly {@code length} bytes, then {@link AppendClaim#commit()}.
+     * in the segment's memory; write exactly {@code length} bytes, then {@link AppendClaim#commit()}.
      */
     public Bytes<?> claim(int length, AppendClaim claim) {
         return appender.claim(length, claim);

@@ -20,16 +20,38 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The production file layer: segment files are written full of zeros when created, then mapped
- * with {@link FileChannel#map} (copy-on-write when writable); a flush is {@code pwrite} of the new
- * bytes and {@code fdatasync} (proven by {@code StraceFlushTest}; see {@link MappedSegmentFile}).
+ * The production file layer. A new segment file is written full of zeros under a temporary name,
+ * synced and renamed into place ({@link SegmentFileSpace} says how its space is made); writers
+ * store into memory of their own and flush with {@code pwrite} and {@code fdatasync}
+ * ({@link WritableSegmentFile}, proven by {@code StraceFlushTest}); readers map files read-only
+ * ({@link MappedSegmentFile}).
  *
  * <p>Why zeros are written rather than a sparse file or fallocate: a flush of a written block
  * changes no file metadata, so {@code fdatasync} costs one data write and no journal commit, and the
- * zeros are the "nothing written yet" value that the frame format relies on.
+ * zeros are the "nothing written yet" value that the frame format relies on after a crash.
+ *
+ * <p>Holds the writer memory this layer's segments reuse ({@link WriterMemory}): give each log
+ * its own layer (as {@code CommitLogOptions.builder()} does) so that a closed log's memory goes
+ * with it.
  */
 public final class MappedStorageLayer implements StorageLayer {
-    private static final int ZERO_CHUNK = 1 << 20;
+    private final SegmentFileSpace space;
+    private final WriterMemory writerMemory;
+
+    /** New segment files zero-filled. */
+    public MappedStorageLayer() {
+        this(SegmentFileSpace.ZERO_FILL);
+    }
+
+    /** Experimental: new segment files made as {@code space} says (a benchmark column compares them). */
+    public MappedStorageLayer(SegmentFileSpace space) {
+        this(space, new WriterMemory());
+    }
+
+    MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory) {
+        this.space = space;
+        this.writerMemory = writerMemory;
+    }
 
     @Override
     public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
@@ -39,11 +61,7 @@ public final class MappedStorageLayer implements StorageLayer {
                 PosixFilePermissions.asFileAttribute(permissions))) {
             // The create mode is filtered by the umask; set the permissions explicitly as well.
             Files.setPosixFilePermissions(temp, permissions);
-            ByteBuffer zeros = ByteBuffer.allocateDirect(Math.min(ZERO_CHUNK, size));
-            for (long written = 0; written < size; ) {
-                zeros.clear().limit((int) Math.min(zeros.capacity(), size - written));
-                written += channel.write(zeros, written);
-            }
+            space.prepare(channel, temp, size);
             channel.write(header.duplicate().clear(), 0);
             channel.force(true);
         } catch (IOException | RuntimeException e) {
@@ -52,7 +70,17 @@ public final class MappedStorageLayer implements StorageLayer {
         }
         Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
         syncDirectory(path.getParent());
-        return open(path, true);
+        ByteBuffer memory = writerMemory.take(size);
+        if (memory == null) {
+            return open(path, true); // no direct memory to be had: write through a private mapping, as for an existing file
+        }
+        memory.put(0, header.duplicate().clear(), 0, header.capacity()); // the file's bytes: this header, then zeros
+        try {
+            return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
+        } catch (IOException | RuntimeException e) {
+            writerMemory.release(memory, header.capacity());
+            throw e;
+        }
     }
 
     @Override
@@ -84,31 +112,50 @@ public final class MappedStorageLayer implements StorageLayer {
         Files.setPosixFilePermissions(spare, permissions);
         Files.move(spare, path, StandardCopyOption.ATOMIC_MOVE);
         syncDirectory(path.getParent());
-        return open(path, true);
+        ByteBuffer memory = writerMemory.take(size);
+        if (memory == null) {
+            SegmentFile file = open(path, true); // a private mapping, showing the former life's bytes until zeroed
+            ZeroFill.from(file, header.capacity());
+            return file;
+        }
+        memory.put(0, header.duplicate().clear(), 0, header.capacity()); // zeros past it, whatever the file holds there
+        try {
+            return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
+        } catch (IOException | RuntimeException e) {
+            writerMemory.release(memory, header.capacity());
+            throw e;
+        }
     }
 
     @Override
     public SegmentFile open(Path path, boolean writable) throws IOException {
-        Set<StandardOpenOption> options = writable
-                ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
-                : Set.of(StandardOpenOption.READ);
-        FileChannel channel = FileChannel.open(path, options);
-        UninterruptibleChannels.make(channel);
+        FileChannel channel = openChannel(path, writable);
         try {
             long size = channel.size();
             if (size > Integer.MAX_VALUE) {
                 throw new IOException(path + " is " + size + " bytes; segments are at most 2 GiB");
             }
-            // Writable files are mapped copy-on-write; see MappedSegmentFile for why.
-            MappedByteBuffer buffer = channel.map(writable ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY, 0, size);
             if (!writable) {
+                MappedByteBuffer buffer = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
                 channel.close();
+                return new MappedSegmentFile(path, buffer);
             }
-            return new MappedSegmentFile(path, buffer, writable ? channel : null);
+            // An existing file's bytes, for recovery's tail or a cut: a private mapping loads them
+            // as they are touched, where a copy would read every segment recovery only syncs.
+            MappedByteBuffer memory = channel.map(FileChannel.MapMode.PRIVATE, 0, size);
+            return new WritableSegmentFile(path, memory, (int) size, channel, null);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
         }
+    }
+
+    private static FileChannel openChannel(Path path, boolean writable) throws IOException {
+        FileChannel channel = FileChannel.open(path, writable
+                ? Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE)
+                : Set.of(StandardOpenOption.READ));
+        UninterruptibleChannels.make(channel);
+        return channel;
     }
 
     @Override

@@ -1,7 +1,8 @@
 /**
- * The default file layer over a real disk: segment files mapped with Chronicle Bytes and flushed
- * with {@code pwrite} and {@code fdatasync} ({@link dev.commitlog.disk.MappedStorageLayer}), the
- * zero-fill of new segments, the directory lock, and the JVM flags Chronicle needs
+ * The default file layer over a real disk ({@link dev.commitlog.disk.MappedStorageLayer}): writers'
+ * memory, reused from segment to segment and flushed with {@code pwrite} and {@code fdatasync};
+ * read-only mappings for readers; how new segment files get their space; the zero-fill of a
+ * recovered tail; the directory lock, and the JVM flags Chronicle needs
  * ({@link dev.commitlog.disk.ChronicleJvmFlags}). Internal.
  */
 package dev.commitlog.disk;

@@ -5,9 +5,10 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * One segment file, mapped into memory whole. Writers store into {@link #buffer()}; nothing is
+ * One segment file, and memory holding all of it. Writers store into {@link #buffer()}; nothing is
  * durable until {@link #flush} or {@link #flushHeaderAndRange} returns (and, in the production
- * layer, nothing reaches the file before that either: the mapping is copy-on-write).
+ * layer, nothing reaches the file before that either: a writer's memory is not the file's page
+ * cache, and a flush writes it to the file).
  *
  * <p>Assumptions and guarantees: {@link #flush} and {@link #flushHeaderAndRange} are called by one
  * thread at a time (the holder of the sync engine's flush role, or recovery before the engine
@@ -20,12 +21,16 @@ import java.nio.file.Path;
 public interface SegmentFile extends AutoCloseable {
     Path path();
 
-    /** The file's length in bytes, which never changes while it is open: the buffer maps all of it. */
+    /** The file's length in bytes, which never changes while it is open: the buffer holds all of it. */
     default int size() {
         return buffer().capacity();
     }
 
-    /** The mapped file: a direct buffer over all of it; callers use absolute offsets and never move it. */
+    /**
+     * The file's bytes: a direct buffer over all of it (a read-only mapping, or a writer's memory
+     * that shows the file as written plus what was stored since); callers use absolute offsets and
+     * never move it.
+     */
     ByteBuffer buffer();
 
     /**
@@ -43,7 +48,11 @@ public interface SegmentFile extends AutoCloseable {
         flush(0, to);
     }
 
-    /** Unmaps the file. The caller guarantees no thread touches {@link #buffer()} afterwards. */
+    /**
+     * Releases the memory (unmaps it, or hands a writer's memory to the next segment). The caller
+     * guarantees no thread touches {@link #buffer()} afterwards, and, for a file written through
+     * it, that everything stored into it was flushed.
+     */
     @Override
     void close();
 }

@@ -35,10 +35,10 @@ public interface StorageLayer {
      * one, without writing the rest of it: {@code header} and the 8 bytes after it (zeros) are
      * written over the old contents and synced, then the file is renamed to {@code path} and the
      * directory synced. After a crash, {@code spare} still exists (with its old or its new header)
-     * or {@code path} is complete. Bytes past the first 72 keep the file's former contents, on the
-     * device and in the returned file's {@link SegmentFile#buffer()}: the caller zeroes the buffer
-     * before writing frames. A spare that is not {@code size} bytes long is deleted and a new
-     * file created. The default deletes the spare and creates a new file.
+     * or {@code path} is complete. Bytes past the first 72 keep the file's former contents on the
+     * device; the returned file's {@link SegmentFile#buffer()} (the writer's memory) reads zeros
+     * there, as after {@link #create}. A spare that is not {@code size} bytes long is deleted and a
+     * new file created. The default deletes the spare and creates a new file.
      */
     default SegmentFile reuse(Path spare, Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions)
             throws IOException {

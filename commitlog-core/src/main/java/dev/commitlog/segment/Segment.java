@@ -148,10 +148,12 @@ public final class Segment {
     }
 
     /**
-     * Writes every page of the mapping once, so that the copy-on-write fault of each page (the
-     * writable mapping is private) is taken here, by the thread preparing the segment, and not by
-     * an appender: at 112 bytes a record, one append in 37 would otherwise pay a fault and a page
-     * copy, which takes microseconds where a Periodic append takes a fraction of one.
+     * Writes every page of the memory once, so that the fault of each page's first store (a
+     * copy-on-write fault where the memory is a private mapping of the file, as for recovery's
+     * tail; the production layer's new segments come with every page present) is taken here, by
+     * the thread preparing the segment, and not by an appender: at 112 bytes a record, one append
+     * in 37 would otherwise pay a fault and a page copy, which takes microseconds where a Periodic
+     * append takes a fraction of one.
      *
      * <p>The write is a compare-and-swap of the word with itself: it changes nothing, and the JIT
      * cannot drop it. A plain store of the value just loaded from the same address is a redundant
@@ -163,15 +165,6 @@ public final class Segment {
             int word = memory.readInt(page);
             memory.compareAndSwapInt(page, word, word);
         }
-    }
-
-    /**
-     * Zeroes every byte after the header in memory (not on the device): a reused file's mapping
-     * shows its former life's bytes, and appenders and the sync thread read a zero length word as
-     * "nothing published here". Writes every page, so it also does what {@link #pretouch} does.
-     */
-    public void zeroFrames() {
-        memory.zeroOut(SegmentDescriptor.SEGMENT_HEADER_LENGTH, size);
     }
 
     /**

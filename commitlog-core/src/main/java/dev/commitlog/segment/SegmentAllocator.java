@@ -112,7 +112,7 @@ final class SegmentAllocator implements AutoCloseable {
         SegmentFile file = spares.reuse(spare, path, id, basePosition, permissions);
         metrics.segmentRecycled();
         Segment segment = new Segment(id, basePosition, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
-        segment.zeroFrames(); // the memory shows the former life's bytes; the writer needs zeros (this also touches every page)
+        segment.pretouch();
         return segment;
     }
 

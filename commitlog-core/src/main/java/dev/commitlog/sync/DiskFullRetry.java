@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A flush while the device may be full. A flush whose write step found no space
- * ({@link NoSpaceLeftException}: nothing was synced, the bytes are still in the mapping) is
+ * ({@link NoSpaceLeftException}: nothing was synced, the bytes are still in the writer's memory) is
  * retried after a back-off that doubles from {@link #FIRST_DELAY_NANOS} to {@link #MAX_DELAY_NANOS};
  * meanwhile the durable position stands still (later flushes are published only after this one),
  * so nothing new is acknowledged and waiting appenders keep waiting. One error is logged when the

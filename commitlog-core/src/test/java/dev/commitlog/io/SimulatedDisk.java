@@ -264,6 +264,8 @@ public final class SimulatedDisk implements StorageLayer {
                 h.get(start, 0, start.length - Long.BYTES);
                 node.current.put(0, start);
                 System.arraycopy(start, 0, node.durable, 0, start.length);
+                // The writer's memory reads zeros past them; the device keeps the former life's bytes.
+                node.current.put(start.length, new byte[size - start.length]);
                 files.remove(name(spare));
                 Node reused = node.renamed(name(path));
                 files.put(name(path), reused);

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Pretouch leaves every page of a writable segment copied (private), so that no appender takes a
- * copy-on-write fault, also once the JIT has compiled it: fresh segments are created and
- * pretouched, round after round (C2 compiles pretouch within the first 40), and after each pretouch
+ * Pretouch leaves every page of a segment file opened for writing (recovery's tail, whose memory
+ * is a private mapping of the file) copied, so that no appender takes a copy-on-write fault, also
+ * once the JIT has compiled it: segments are created, reopened for writing and pretouched, round after round (C2 compiles pretouch within the first 40), and after each pretouch
  * the kernel's own account of the mapping ({@code /proc/self/smaps}, {@code Anonymous:}, the copied
  * pages of a private file mapping) must cover the whole file. A pretouch that only reads fails at
  * the first round; one whose store C2 removes fails once it is compiled.
@@ -37,7 +37,8 @@ class PretouchTest {
         MappedStorageLayer storage = new MappedStorageLayer();
         for (int round = 1; round <= ROUNDS; round++) {
             Path path = dir.resolve(SegmentDescriptor.fileName(round));
-            try (SegmentFile file = storage.create(path, SIZE, SegmentHeader.encode(round, 0, SIZE), PERMISSIONS)) {
+            storage.create(path, SIZE, SegmentHeader.encode(round, 0, SIZE), PERMISSIONS).close();
+            try (SegmentFile file = storage.open(path, true)) {
                 new Segment(round, 0, file, SegmentDescriptor.SEGMENT_HEADER_LENGTH).pretouch();
                 assertEquals(SIZE / 1024, copiedKiB(path), "KiB of the mapping copied by pretouch, round " + round);
             }

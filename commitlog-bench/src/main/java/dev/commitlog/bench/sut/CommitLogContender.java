@@ -5,6 +5,7 @@ import dev.commitlog.CommitLogOptions;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.disk.SegmentFileSpace;
 import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.io.IOException;
@@ -125,9 +126,9 @@ public final class CommitLogContender implements Contender {
     public CommitLog openLog(Path directory) throws IOException {
         CommitLogConfig config = config(directory);
         CommitLogOptions.Builder options = CommitLogOptions.builder();
-        if (deviceLatencyMicros != 0) {
-            options.storage(new SlowFlushStorage(new MappedStorageLayer(), TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros)));
-        }
+        MappedStorageLayer files = new MappedStorageLayer(ablation == null ? SegmentFileSpace.ZERO_FILL : ablation.space());
+        options.storage(deviceLatencyMicros == 0 ? files
+                : new SlowFlushStorage(files, TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros)));
         if (ablation != null) {
             options.syncTuning(ablation.tuning());
         }

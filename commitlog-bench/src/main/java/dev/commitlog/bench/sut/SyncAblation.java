@@ -3,6 +3,7 @@ package dev.commitlog.bench.sut;
 import dev.commitlog.SyncTuning;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
+import dev.commitlog.disk.SegmentFileSpace;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -13,7 +14,8 @@ import java.util.function.UnaryOperator;
  * switched off, to show what it adds. An engine mechanism is switched through the experimental
  * {@link SyncTuning} the column's log is opened with (per log, so every other log in the JVM keeps
  * the defaults); one that is configuration (the durable mark's interval, segment recycling) is
- * changed in the column's config instead. docs/design.md says what each mechanism is for.
+ * changed in the column's config instead; how new segment files get their space is the column's
+ * file layer. docs/design.md says what each mechanism is for.
  */
 public enum SyncAblation {
     /** No leader/follower: the sync thread runs every flush and unparks every waiter itself. */
@@ -39,7 +41,12 @@ public enum SyncAblation {
             UnaryOperator.identity(), config -> config.recycleSegments(0)),
     /** Adaptive deleting discarded segments and creating every segment new (zero-filled). */
     ADAPTIVE_NO_RECYCLE("adaptive-no-recycle", SyncMode.ADAPTIVE, "commitlog_recycle_segments: 0",
-            UnaryOperator.identity(), config -> config.recycleSegments(0));
+            UnaryOperator.identity(), config -> config.recycleSegments(0)),
+    /** Batch whose new segment files are sparse (only the length set) instead of zero-filled. */
+    BATCH_SPARSE("batch-sparse", SyncMode.BATCH, "sparse new segment files (MappedStorageLayer(SPARSE))", SegmentFileSpace.SPARSE),
+    /** Batch whose new segment files are preallocated by the fallocate command instead of zero-filled. */
+    BATCH_FALLOCATE("batch-fallocate", SyncMode.BATCH, "fallocated new segment files (MappedStorageLayer(FALLOCATE_COMMAND))",
+            SegmentFileSpace.FALLOCATE_COMMAND);
 
     private final String label;
     private final SyncMode mode;
@@ -47,18 +54,30 @@ public enum SyncAblation {
     private final String change;
     private final UnaryOperator<SyncTuning> tune;
     private final UnaryOperator<CommitLogConfig.Builder> configure;
+    /** How new segment files get their space. */
+    private final SegmentFileSpace space;
 
     SyncAblation(String label, SyncMode mode, String change, UnaryOperator<SyncTuning> tune) {
-        this(label, mode, change, tune, UnaryOperator.identity());
+        this(label, mode, change, tune, UnaryOperator.identity(), SegmentFileSpace.ZERO_FILL);
     }
 
     SyncAblation(String label, SyncMode mode, String change, UnaryOperator<SyncTuning> tune,
                  UnaryOperator<CommitLogConfig.Builder> configure) {
+        this(label, mode, change, tune, configure, SegmentFileSpace.ZERO_FILL);
+    }
+
+    SyncAblation(String label, SyncMode mode, String change, SegmentFileSpace space) {
+        this(label, mode, change, UnaryOperator.identity(), UnaryOperator.identity(), space);
+    }
+
+    SyncAblation(String label, SyncMode mode, String change, UnaryOperator<SyncTuning> tune,
+                 UnaryOperator<CommitLogConfig.Builder> configure, SegmentFileSpace space) {
         this.label = label;
         this.mode = mode;
         this.change = change;
         this.tune = tune;
         this.configure = configure;
+        this.space = space;
     }
 
     /** Every column's label, in declared order. */
@@ -82,6 +101,11 @@ public enum SyncAblation {
     /** Applies this column's configuration change (none for most). */
     public CommitLogConfig.Builder configure(CommitLogConfig.Builder config) {
         return configure.apply(config);
+    }
+
+    /** How this column's new segment files get their space. */
+    public SegmentFileSpace space() {
+        return space;
     }
 
     /** The engine's tuning with this column's mechanism switched off. */
