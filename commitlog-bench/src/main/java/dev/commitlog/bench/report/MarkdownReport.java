@@ -20,9 +20,9 @@ public final class MarkdownReport {
 
     /** What the device-bytes table counts, under it. */
     static final String DEVICE_NOTE = "Bytes the device under the cells took during the window (every writer on the "
-            + "machine, journal included; the header gives the rate it took from others before the run) over the payload "
-            + "bytes appended in the window; in parentheses, over the commit log's aligned frames. Not measured (-) for "
-            + "columns that return before their flush: their bytes reach the device after a short window.";
+            + "machine, journal included; the header gives the rate it took with nothing appended, before and after the "
+            + "cells) over the payload bytes appended in the window; in parentheses, over the commit log's aligned frames. "
+            + "Not measured (-) for columns that return before their flush: their bytes reach the device after a short window.";
 
     private MarkdownReport() {
     }
