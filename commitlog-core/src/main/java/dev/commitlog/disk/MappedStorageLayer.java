@@ -70,17 +70,7 @@ public final class MappedStorageLayer implements StorageLayer {
         }
         Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
         syncDirectory(path.getParent());
-        ByteBuffer memory = writerMemory.take(size);
-        if (memory == null) {
-            return open(path, true); // no direct memory to be had: write through a private mapping, as for an existing file
-        }
-        memory.put(0, header.duplicate().clear(), 0, header.capacity()); // the file's bytes: this header, then zeros
-        try {
-            return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
-        } catch (IOException | RuntimeException e) {
-            writerMemory.release(memory, header.capacity());
-            throw e;
-        }
+        return writableNew(path, size, header, false);
     }
 
     @Override
@@ -112,13 +102,25 @@ public final class MappedStorageLayer implements StorageLayer {
         Files.setPosixFilePermissions(spare, permissions);
         Files.move(spare, path, StandardCopyOption.ATOMIC_MOVE);
         syncDirectory(path.getParent());
+        return writableNew(path, size, header, true);
+    }
+
+    /**
+     * The writable file of a segment just made at {@code path}: writer memory holding
+     * {@code header} and then zeros, whatever the file holds past the header. When the JVM has no
+     * direct memory to give, a private mapping of the file instead, as for an existing file, zeroed
+     * past the header if the file may hold a former life's bytes there.
+     */
+    private SegmentFile writableNew(Path path, int size, ByteBuffer header, boolean mayHoldStaleBytes) throws IOException {
         ByteBuffer memory = writerMemory.take(size);
         if (memory == null) {
-            SegmentFile file = open(path, true); // a private mapping, showing the former life's bytes until zeroed
-            ZeroFill.from(file, header.capacity());
+            SegmentFile file = open(path, true);
+            if (mayHoldStaleBytes) {
+                ZeroFill.from(file, header.capacity());
+            }
             return file;
         }
-        memory.put(0, header.duplicate().clear(), 0, header.capacity()); // zeros past it, whatever the file holds there
+        memory.put(0, header.duplicate().clear(), 0, header.capacity());
         try {
             return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
         } catch (IOException | RuntimeException e) {

@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it guarantees on return: every segment file left in the directory is flushed (a process
  * that was killed may have left records in the page cache that were never flushed; they are
- * flushed now, before anything is called durable); the tail segment holds zeros after the end and
- * its durable mark is the end; files that only held data past the end are deleted, and the
- * directory is synced.
+ * flushed now, before anything is called durable); appends go on where no frame of this life of
+ * the file follows (a tail of salt 0 zeroed past the end; a reused tail renewed, or sealed and
+ * followed by the next segment) and the durable mark is the end; files that only held data past
+ * the end are deleted, and the directory is synced.
  *
  * <p>What it rewrites: the bytes above the durable marks of the two segments that can hold the
  * last records (the tail and the one before it); the others are only synced. Below a mark a

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * <p>Assumptions and guarantees: at most {@code limit} spares exist, each {@code segmentSize}
  * bytes (others are deleted when found). A file is retired only while no reader in this process
  * maps it ({@link SegmentReaders}); otherwise it is deleted, as it is when the spares are full.
- * {@link #retire} and {@link #take} are thread-safe: retention runs on the sync thread or on a
+ * {@link #retire} and {@link #take} are thread-safe: retention runs on the lifecycle thread or on a
  * caller of {@code discardUpTo}, the allocator on its own thread.
  */
 public final class SpareSegments {
@@ -126,11 +126,6 @@ public final class SpareSegments {
     /** The oldest spare, no longer counted here, or null when there is none. */
     public synchronized Spare take() {
         return spares.pollFirst();
-    }
-
-    /** How many spares there are now. */
-    public synchronized int count() {
-        return spares.size();
     }
 
     /** Makes {@code spare} segment {@code id} at {@code basePosition}, with the spare's next salt ({@link StorageLayer#reuse}). */
