@@ -16,7 +16,7 @@ import java.util.concurrent.Future;
 
 /**
  * Prepares the next segment in the background (a spare file reused, or a new one created
- * zero-filled; synced, mapped, its pages touched) so that rolling over does not stall appenders on
+ * zero-filled; synced, given its writer memory, its pages touched) so that rolling over does not stall appenders on
  * file creation. After an open, the first one may be the
  * file recovery found already prepared ({@link #reuse}): a clean reopen then writes no new segment.
  *
