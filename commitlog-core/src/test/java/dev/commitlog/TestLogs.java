@@ -146,7 +146,6 @@ final class TestLogs {
         return bytes;
     }
 
-    /** The bytes of the segment files in {@code dir}. */
     /** Bytes of the segment files and spares in {@code dir}: what counts in commitlog_total_space. */
     static long segmentBytes(Path dir) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
