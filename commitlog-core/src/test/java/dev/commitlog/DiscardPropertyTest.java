@@ -103,7 +103,8 @@ class DiscardPropertyTest {
             this.random = new Random(seed);
             this.dir = dir;
             this.steps = steps;
-            this.config = TestLogs.smallSegmentConfig(dir, mode);
+            // Recycling on: spares full of valid frames of their former life go through the power losses.
+            this.config = TestLogs.smallSegmentConfig(dir, mode).toBuilder().recycleSegments(4).build();
         }
 
         void execute(Tally tally) throws Exception {

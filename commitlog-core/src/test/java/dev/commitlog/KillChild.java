@@ -20,7 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * written by the completion callback.
  *
  * <p>A discarder thread keeps the log to the last {@link #KEPT_SEGMENTS} segments' worth of
- * records, so the spares of {@code commitlog_recycle_segments} are reused under the kill: before
+ * records, so segment files are deleted (or, with {@code commitlog_recycle_segments}, reused)
+ * under the kill: before
  * each {@code discardUpTo(P)} it prints {@code discard P}, so the parent requires only the
  * acknowledged records at or past the highest P it read (a kill during the call may have deleted
  * files below P, and nothing at or past it).
