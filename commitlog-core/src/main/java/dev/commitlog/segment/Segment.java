@@ -73,7 +73,7 @@ public final class Segment {
 
     /** Whether bytes past the frames may be an earlier life's, not zeros (see {@link SegmentHeader#mayHoldStaleBytes}). */
     public boolean mayHoldStaleBytes() {
-        return salt != 0;
+        return SegmentHeader.mayHoldStaleBytes(salt);
     }
 
     public long id() {

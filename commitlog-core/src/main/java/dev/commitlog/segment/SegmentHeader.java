@@ -49,6 +49,11 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
      * other than 0 means the file was reused or re-salted, and only a file created new has salt 0.
      */
     public boolean mayHoldStaleBytes() {
+        return mayHoldStaleBytes(salt);
+    }
+
+    /** The rule behind {@link #mayHoldStaleBytes()}, for a salt read from a mapped header. */
+    static boolean mayHoldStaleBytes(int salt) {
         return salt != 0;
     }
 
