@@ -166,7 +166,7 @@ class SweepSmokeTest {
         assertEquals(0, run.exit(), run.err());
         List<String> modes = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
         assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-park", "batch-inline", "adaptive-inline", "adaptive-nogather",
-                "batch-mark-every-flush", "batch-recycle", "adaptive-recycle", "batch-sparse", "batch-fallocate"), modes);
+                "batch-mark-every-flush", "batch-norecycle", "adaptive-norecycle", "batch-sparse", "batch-fallocate"), modes);
         String md = Files.readString(run.markdown());
         String columns = "| threads | batch | adaptive | batch-classic | batch-park | batch-inline | adaptive-inline | adaptive-nogather | batch-mark-every-flush |";
         int deviceTable = md.contains("### Device bytes") ? 1 : 0;   // none where the directory has no block device

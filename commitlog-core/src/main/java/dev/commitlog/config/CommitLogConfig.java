@@ -150,9 +150,8 @@ public final class CommitLogConfig {
 
     /**
      * {@code commitlog_recycle_segments}, default {@value ConfigRules#DEFAULT_RECYCLE_SEGMENTS}: how
-     * many discarded segment files are kept to become new segments (0, the default, deletes them), so
-     * that a log that discards as it appends writes each byte once instead of creating and
-     * zero-filling files. Experimental: see docs/durability.md, "Known limits".
+     * many discarded segment files are kept to become new segments (0 deletes them), so that a log
+     * that discards as it appends writes each byte once instead of creating and zero-filling files.
      */
     public int recycleSegments() {
         return recycleSegments;

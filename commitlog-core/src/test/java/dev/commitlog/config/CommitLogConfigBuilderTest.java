@@ -218,8 +218,8 @@ class CommitLogConfigBuilderTest {
 
     @Test
     void recycleSegmentsIsACountFromZero() {
-        assertEquals(0, CommitLogConfig.builder(DIR).build().recycleSegments());
-        assertEquals(4, CommitLogConfig.builder(DIR).recycleSegments(4).build().recycleSegments());
+        assertEquals(4, CommitLogConfig.builder(DIR).build().recycleSegments());
+        assertEquals(0, CommitLogConfig.builder(DIR).recycleSegments(0).build().recycleSegments());
         assertRejected(() -> CommitLogConfig.builder(DIR).recycleSegments(-1).build(), "commitlog_recycle_segments", "'-1' is out of range",
                 "expected 0 (delete discarded segments) to 1024");
         assertRejected(() -> CommitLogConfig.builder(DIR).recycleSegments(1025).build(), "commitlog_recycle_segments", "'1025'");
@@ -293,7 +293,7 @@ class CommitLogConfigBuilderTest {
         assertEquals("CommitLogConfig{commitlog_directory: " + DIR + ", commitlog_sync: adaptive, commitlog_sync_period: 10s, "
                 + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_durable_mark_interval: 10ms, "
                 + "commitlog_segment_size: 32MiB, "
-                + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commitlog_recycle_segments: 0, commit_failure_policy: stop, "
+                + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commitlog_recycle_segments: 4, commit_failure_policy: stop, "
                 + "commitlog_replay_policy: tolerate_tail, commitlog_file_mode: 0600}", text);
     }
 

@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
  * The child's side of a process-kill test ({@link ChildKill} is the parent's): what it prints on
  * stdout, and how long it lives if nobody kills it.
  *
- * <p>Each line goes out with one write(2) on the pipe, so a line the parent reads was printed
- * whole before the kill, and a line the kill cuts was never printed. A child prints what it
+ * <p>Each line goes out with one write(2) on stdout (a file, see {@link ChildKill}), so a line the
+ * parent reads was printed whole before the kill, and a line the kill cuts was never printed. A child prints what it
  * acknowledged only after the acknowledgement, so the parent may hold it to every line it read.
  * Safe to call from any thread: lines come out whole, in the order the calls took the lock.
  */
@@ -24,7 +24,7 @@ public final class KillableChild {
     public void println(String line) throws IOException {
         byte[] bytes = (line + "\n").getBytes(StandardCharsets.US_ASCII);
         synchronized (out) {
-            out.write(bytes); // one write(2) on the pipe: whole lines, in acknowledgement order
+            out.write(bytes); // one write(2): whole lines, in acknowledgement order
         }
     }
 

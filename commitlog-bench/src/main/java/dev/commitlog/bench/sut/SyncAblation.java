@@ -36,12 +36,12 @@ public enum SyncAblation {
     /** Batch rewriting the header's durable mark with every flush, not at most once every 10 ms. */
     BATCH_EVERY_MARK("batch-mark-every-flush", SyncMode.BATCH, "commitlog_durable_mark_interval: 0ms",
             UnaryOperator.identity(), config -> config.durableMarkInterval(Duration.ZERO)),
-    /** Batch making new segments from up to 4 discarded files (segment recycling, off by default). */
-    BATCH_RECYCLE("batch-recycle", SyncMode.BATCH, "commitlog_recycle_segments: 4",
-            UnaryOperator.identity(), config -> config.recycleSegments(4)),
-    /** Adaptive making new segments from up to 4 discarded files. */
-    ADAPTIVE_RECYCLE("adaptive-recycle", SyncMode.ADAPTIVE, "commitlog_recycle_segments: 4",
-            UnaryOperator.identity(), config -> config.recycleSegments(4)),
+    /** Batch deleting discarded segment files instead of making new segments from them (no recycling). */
+    BATCH_NO_RECYCLE("batch-norecycle", SyncMode.BATCH, "commitlog_recycle_segments: 0",
+            UnaryOperator.identity(), config -> config.recycleSegments(0)),
+    /** Adaptive deleting discarded segment files. */
+    ADAPTIVE_NO_RECYCLE("adaptive-norecycle", SyncMode.ADAPTIVE, "commitlog_recycle_segments: 0",
+            UnaryOperator.identity(), config -> config.recycleSegments(0)),
     /** Batch whose new segment files are sparse (only the length set) instead of zero-filled. */
     BATCH_SPARSE("batch-sparse", SyncMode.BATCH, "sparse new segment files (MappedStorageLayer(SPARSE))", SegmentFileSpace.SPARSE),
     /** Batch whose new segment files are preallocated by the fallocate command instead of zero-filled. */
