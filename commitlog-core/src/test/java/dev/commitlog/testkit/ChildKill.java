@@ -61,7 +61,7 @@ public final class ChildKill {
     }
 
     /** {@code child-N.err} -> {@code child-N.out}. */
-    static Path stdoutNextTo(Path stderr) {
+    private static Path stdoutNextTo(Path stderr) {
         String name = stderr.getFileName().toString();
         String stem = name.endsWith(".err") ? name.substring(0, name.length() - ".err".length()) : name;
         return stderr.resolveSibling(stem + ".out");
@@ -71,11 +71,12 @@ public final class ChildKill {
     private static boolean awaitReady(Process child, Path stdout, Duration within) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
+            boolean alive = child.isAlive(); // read before the file: whatever a dead child printed is there
             if (completeLines(stdout).contains(KillableChild.READY)) {
                 return true;
             }
-            if (!child.isAlive()) {
-                return completeLines(stdout).contains(KillableChild.READY);
+            if (!alive) {
+                return false;
             }
             Thread.sleep(READY_POLL_MILLIS);
         }
