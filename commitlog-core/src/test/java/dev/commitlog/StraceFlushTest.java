@@ -2,6 +2,7 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.testkit.ChildJvm;
 import java.io.IOException;
@@ -26,7 +27,11 @@ import org.junit.jupiter.api.io.TempDir;
  * append, a sync call started after the append began and returned before the acknowledgment. A
  * control run in Periodic mode (which acknowledges before flushing) must fail check (2), showing
  * that the check can fail. (3) The clean close that follows the last acknowledgment writes the
- * segment's 64-byte header (the exact durable mark) and fdatasyncs that file.
+ * segment's 64-byte header (the exact durable mark) and fdatasyncs that file. (4) With
+ * {@code commitlog_disk_access_mode: direct}, the segment files are opened with {@code O_DIRECT},
+ * every write to them is of whole 4 KiB blocks at block offsets, and every acknowledgment comes
+ * after a direct write and then an fdatasync of that same file, both begun after the append: the
+ * direct write alone is not what acknowledges (CASSANDRA-20692).
  */
 class StraceFlushTest {
     private static final Pattern LINE = Pattern.compile("^(\\d+)\\s+(\\d+\\.\\d+)\\s+(.*)$");
@@ -35,6 +40,13 @@ class StraceFlushTest {
     /** pwrite64(fd, "bytes"..., count, offset) = written */
     private static final Pattern PWRITE = Pattern.compile("^pwrite64\\((\\d+), .*, (\\d+), (\\d+)\\)\\s+=\\s+(-?\\d+)");
     private static final Pattern FD = Pattern.compile("^\\w+\\((\\d+)[,)]");
+    /** openat(AT_FDCWD, "path", flags) = fd */
+    private static final Pattern OPENAT = Pattern.compile("^openat\\(\\w+, \"([^\"]*)\", ([A-Z_|]+)(?:, \\d+)?\\)\\s+=\\s+(\\d+)");
+    /** lseek(fd, offset, SEEK_SET) = offset */
+    private static final Pattern LSEEK_SET = Pattern.compile("^lseek\\((\\d+), (\\d+), SEEK_SET\\)\\s+=\\s+\\d+");
+    /** writev(fd, [...], count) = written */
+    private static final Pattern WRITEV = Pattern.compile("^writev\\((\\d+), .*\\)\\s+=\\s+(-?\\d+)");
+    private static final int BLOCK = 4096;
 
     @TempDir
     Path dir;
@@ -48,7 +60,7 @@ class StraceFlushTest {
     }
 
     record Trace(List<SyncCall> syncs, Map<String, Double> begun, Map<String, Double> acked, List<String> asyncFlushes,
-                 List<PositionalWrite> pwrites) {
+                 List<PositionalWrite> pwrites, List<PositionalWrite> directWrites, int directOpens) {
     }
 
     @ParameterizedTest
@@ -68,6 +80,29 @@ class StraceFlushTest {
                         .anyMatch(sync -> sync.call().equals("fdatasync") && sync.fd() == w.fd() && sync.start() >= w.end())),
                 "the clean close writes the header (the exact durable mark) and then fdatasyncs that file; header writes after the "
                         + "last acknowledgment: " + headerWrites);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "ADAPTIVE"})
+    void directModeWritesWholeBlocksAndStillFdatasyncsBeforeEveryAcknowledgment(SyncMode mode) throws Exception {
+        Trace trace = traceChild(mode, 4, 150, DiskAccessMode.DIRECT);
+        assertEquals(600, trace.acked().size(), "every append was acknowledged in the trace");
+        assertTrue(trace.directOpens() > 0, "segment files are opened with O_DIRECT");
+        assertFalse(trace.directWrites().isEmpty(), "the flushes write to the O_DIRECT files");
+        List<PositionalWrite> unaligned = trace.directWrites().stream()
+                .filter(w -> w.offset() % BLOCK != 0 || w.count() % BLOCK != 0).toList();
+        assertTrue(unaligned.isEmpty(), "direct writes not of whole blocks at block offsets: " + unaligned);
+        List<String> uncovered = new ArrayList<>();
+        for (Map.Entry<String, Double> ack : trace.acked().entrySet()) {
+            double begun = trace.begun().get(ack.getKey());
+            boolean covered = trace.directWrites().stream().anyMatch(w -> w.start() >= begun && trace.syncs().stream()
+                    .anyMatch(s -> s.call().equals("fdatasync") && s.fd() == w.fd() && s.start() >= w.end() && s.end() <= ack.getValue()));
+            if (!covered) {
+                uncovered.add(ack.getKey());
+            }
+        }
+        assertTrue(uncovered.isEmpty(), uncovered.size() + " acknowledgments without a direct write and then an fdatasync of that file, "
+                + "both after the append began, e.g. " + uncovered.stream().limit(5).toList());
     }
 
     @Test
@@ -96,12 +131,16 @@ class StraceFlushTest {
     }
 
     private Trace traceChild(SyncMode mode, int threads, int perThread) throws Exception {
+        return traceChild(mode, threads, perThread, DiskAccessMode.STANDARD);
+    }
+
+    private Trace traceChild(SyncMode mode, int threads, int perThread, DiskAccessMode access) throws Exception {
         Path traceFile = dir.resolve("strace.txt");
         Path marks = dir.resolve("marks.txt");
         List<String> command = new ArrayList<>(List.of("strace", "-f", "-ttt", "-T", "-s", "64",
-                "-e", "trace=msync,fdatasync,fsync,write,pwrite64", "-o", traceFile.toString()));
+                "-e", "trace=msync,fdatasync,fsync,write,pwrite64,openat,close,lseek,writev", "-o", traceFile.toString()));
         command.addAll(ChildJvm.command(StraceChild.class, dir.resolve("log").toString(), mode.name(),
-                Integer.toString(threads), Integer.toString(perThread), marks.toString()));
+                Integer.toString(threads), Integer.toString(perThread), marks.toString(), access.name()));
         Process process = ChildJvm.start(command);
         String output = new String(process.getInputStream().readAllBytes());
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child finished");
@@ -116,6 +155,9 @@ class StraceFlushTest {
         Map<String, Double> acked = new HashMap<>();
         List<String> async = new ArrayList<>();
         List<PositionalWrite> pwrites = new ArrayList<>();
+        List<PositionalWrite> directWrites = new ArrayList<>();
+        Map<Integer, Long> directOffsets = new HashMap<>(); // the open O_DIRECT segment files: fd to file offset
+        int directOpens = 0;
         Map<String, Double> unfinishedStart = new HashMap<>();
         Map<String, String> unfinishedText = new HashMap<>();
         for (String raw : Files.readAllLines(traceFile)) {
@@ -165,8 +207,40 @@ class StraceFlushTest {
                 case "pwrite64" -> {
                     Matcher w = PWRITE.matcher(text);
                     if (w.find() && w.group(2).equals(w.group(4))) {
-                        pwrites.add(new PositionalWrite(Integer.parseInt(w.group(1)), Integer.parseInt(w.group(2)),
-                                Long.parseLong(w.group(3)), start, end));
+                        PositionalWrite write = new PositionalWrite(Integer.parseInt(w.group(1)), Integer.parseInt(w.group(2)),
+                                Long.parseLong(w.group(3)), start, end);
+                        pwrites.add(write);
+                        if (directOffsets.containsKey(write.fd())) {
+                            directWrites.add(write);
+                        }
+                    }
+                }
+                case "openat" -> {
+                    Matcher o = OPENAT.matcher(text);
+                    if (o.find() && o.group(1).endsWith(".log") && o.group(2).contains("O_DIRECT")) {
+                        directOffsets.put(Integer.parseInt(o.group(3)), 0L);
+                        directOpens++;
+                    }
+                }
+                case "close" -> {
+                    Matcher fd = FD.matcher(text);
+                    if (fd.find()) {
+                        directOffsets.remove(Integer.parseInt(fd.group(1)));
+                    }
+                }
+                case "lseek" -> {
+                    Matcher l = LSEEK_SET.matcher(text);
+                    if (l.find() && directOffsets.containsKey(Integer.parseInt(l.group(1)))) {
+                        directOffsets.put(Integer.parseInt(l.group(1)), Long.parseLong(l.group(2)));
+                    }
+                }
+                case "writev" -> {
+                    Matcher w = WRITEV.matcher(text);
+                    if (w.find() && directOffsets.containsKey(Integer.parseInt(w.group(1))) && Integer.parseInt(w.group(2)) > 0) {
+                        int fd = Integer.parseInt(w.group(1));
+                        long offset = directOffsets.get(fd);
+                        directWrites.add(new PositionalWrite(fd, Integer.parseInt(w.group(2)), offset, start, end));
+                        directOffsets.put(fd, offset + Integer.parseInt(w.group(2)));
                     }
                 }
                 case "write" -> {
@@ -183,6 +257,6 @@ class StraceFlushTest {
                 default -> { }
             }
         }
-        return new Trace(syncs, begun, acked, async, pwrites);
+        return new Trace(syncs, begun, acked, async, pwrites, directWrites, directOpens);
     }
 }

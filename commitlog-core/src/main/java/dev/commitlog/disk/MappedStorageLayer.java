@@ -2,6 +2,7 @@ package dev.commitlog.disk;
 
 import static dev.commitlog.format.SegmentDescriptor.TEMP_SUFFIX;
 
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import java.io.IOException;
@@ -33,10 +34,19 @@ import java.util.stream.Stream;
  * <p>Holds the writer memory this layer's segments reuse ({@link WriterMemory}): give each log
  * its own layer (as {@code CommitLogOptions.builder()} does) so that a closed log's memory goes
  * with it.
+ *
+ * <p>{@code commitlog_disk_access_mode} ({@link #withAccessMode}): with {@code direct}, the
+ * segments this layer makes are written with {@code O_DIRECT} from block-aligned writer memory
+ * ({@link DirectRangeWriter}). A file whose memory is a private mapping of it (an existing file
+ * opened for writing: recovery's tail and the segment prepared before a close; or a new one when
+ * the JVM refuses direct memory) is written through the page cache in either mode: a direct write
+ * from a mapping of the very pages it overwrites would have the kernel drop page-cache pages that
+ * the write itself is reading.
  */
 public final class MappedStorageLayer implements StorageLayer {
     private final SegmentFileSpace space;
     private final WriterMemory writerMemory;
+    private final DiskAccessMode accessMode;
 
     /** New segment files zero-filled. */
     public MappedStorageLayer() {
@@ -45,12 +55,35 @@ public final class MappedStorageLayer implements StorageLayer {
 
     /** Experimental: new segment files made as {@code space} says (a benchmark column compares them). */
     public MappedStorageLayer(SegmentFileSpace space) {
-        this(space, new WriterMemory());
+        this(space, new WriterMemory(), DiskAccessMode.STANDARD);
     }
 
     MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory) {
+        this(space, writerMemory, DiskAccessMode.STANDARD);
+    }
+
+    MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory, DiskAccessMode accessMode) {
         this.space = space;
         this.writerMemory = writerMemory;
+        this.accessMode = accessMode;
+    }
+
+    /**
+     * This layer, or one like it (the same new-file space, writer memory of its own) whose
+     * segments are written as {@code mode} says: how {@code CommitLog.open} applies
+     * {@code commitlog_disk_access_mode} to the production layer.
+     */
+    public MappedStorageLayer withAccessMode(DiskAccessMode mode) {
+        if (mode == accessMode) {
+            return this;
+        }
+        WriterMemory memory = mode == DiskAccessMode.DIRECT ? WriterMemory.aligned(DirectFlushBlocks.BLOCK) : new WriterMemory();
+        return new MappedStorageLayer(space, memory, mode);
+    }
+
+    /** How this layer's new segments are written. */
+    public DiskAccessMode accessMode() {
+        return accessMode;
     }
 
     @Override
@@ -121,8 +154,15 @@ public final class MappedStorageLayer implements StorageLayer {
             return file;
         }
         memory.put(0, header.duplicate().clear(), 0, header.capacity());
+        boolean direct = accessMode == DiskAccessMode.DIRECT;
         try {
-            return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
+            FileChannel channel = direct ? DirectChannels.open(path) : openChannel(path, true);
+            try {
+                return new WritableSegmentFile(path, memory, header.capacity(), channel, writerMemory, direct);
+            } catch (RuntimeException e) {
+                channel.close();
+                throw e;
+            }
         } catch (IOException | RuntimeException e) {
             writerMemory.release(memory, header.capacity());
             throw e;
@@ -145,7 +185,7 @@ public final class MappedStorageLayer implements StorageLayer {
             // An existing file's bytes, for recovery's tail or a cut: a private mapping loads them
             // as they are touched, where a copy would read every segment recovery only syncs.
             MappedByteBuffer memory = channel.map(FileChannel.MapMode.PRIVATE, 0, size);
-            return new WritableSegmentFile(path, memory, (int) size, channel, null);
+            return new WritableSegmentFile(path, memory, (int) size, channel, null, false);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
