@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * that the check can fail. (3) The clean close that follows the last acknowledgment writes the
  * segment's 64-byte header (the exact durable mark) and fdatasyncs that file. (4) With
  * {@code commitlog_disk_access_mode: direct}, the segment files are opened with {@code O_DIRECT},
+ * new ones get their zeros with {@code O_DIRECT} too,
  * every write to them is of whole 4 KiB blocks at block offsets, and every acknowledgment comes
  * after a direct write and then an fdatasync of that same file, both begun after the append: the
  * direct write alone is not what acknowledges (CASSANDRA-20692).
@@ -60,7 +61,7 @@ class StraceFlushTest {
     }
 
     record Trace(List<SyncCall> syncs, Map<String, Double> begun, Map<String, Double> acked, List<String> asyncFlushes,
-                 List<PositionalWrite> pwrites, List<PositionalWrite> directWrites, int directOpens) {
+                 List<PositionalWrite> pwrites, List<PositionalWrite> directWrites, int directOpens, List<String> newFileFlags) {
     }
 
     @ParameterizedTest
@@ -88,6 +89,9 @@ class StraceFlushTest {
         Trace trace = traceChild(mode, 4, 150, DiskAccessMode.DIRECT);
         assertEquals(600, trace.acked().size(), "every append was acknowledged in the trace");
         assertTrue(trace.directOpens() > 0, "segment files are opened with O_DIRECT");
+        assertFalse(trace.newFileFlags().isEmpty(), "new segment files were created");
+        assertTrue(trace.newFileFlags().stream().allMatch(flags -> flags.contains("O_DIRECT")),
+                "new segment files get their zeros with O_DIRECT, leaving no page-cache copy: " + trace.newFileFlags());
         assertFalse(trace.directWrites().isEmpty(), "the flushes write to the O_DIRECT files");
         List<PositionalWrite> unaligned = trace.directWrites().stream()
                 .filter(w -> w.offset() % BLOCK != 0 || w.count() % BLOCK != 0).toList();
@@ -158,6 +162,7 @@ class StraceFlushTest {
         List<PositionalWrite> directWrites = new ArrayList<>();
         Map<Integer, Long> directOffsets = new HashMap<>(); // the open O_DIRECT segment files: fd to file offset
         int directOpens = 0;
+        List<String> newFileFlags = new ArrayList<>(); // the open flags of each new segment file (.tmp)
         Map<String, Double> unfinishedStart = new HashMap<>();
         Map<String, String> unfinishedText = new HashMap<>();
         for (String raw : Files.readAllLines(traceFile)) {
@@ -220,6 +225,8 @@ class StraceFlushTest {
                     if (o.find() && o.group(1).endsWith(".log") && o.group(2).contains("O_DIRECT")) {
                         directOffsets.put(Integer.parseInt(o.group(3)), 0L);
                         directOpens++;
+                    } else if (o.find(0) && o.group(1).endsWith(".log.tmp") && o.group(2).contains("O_CREAT")) {
+                        newFileFlags.add(o.group(2));
                     }
                 }
                 case "close" -> {
@@ -257,6 +264,6 @@ class StraceFlushTest {
                 default -> { }
             }
         }
-        return new Trace(syncs, begun, acked, async, pwrites, directWrites, directOpens);
+        return new Trace(syncs, begun, acked, async, pwrites, directWrites, directOpens, newFileFlags);
     }
 }

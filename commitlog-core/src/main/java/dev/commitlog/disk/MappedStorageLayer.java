@@ -90,12 +90,20 @@ public final class MappedStorageLayer implements StorageLayer {
     public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
         Path temp = path.resolveSibling(path.getFileName() + TEMP_SUFFIX);
         Files.deleteIfExists(temp);
-        try (FileChannel channel = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(permissions))) {
+        // Zeros written directly leave no page-cache copy of the file that each direct flush would
+        // first have to drop (the kernel invalidates the cached pages a direct write covers).
+        boolean zerosDirectly = accessMode == DiskAccessMode.DIRECT && space == SegmentFileSpace.ZERO_FILL;
+        try (FileChannel channel = zerosDirectly ? DirectChannels.create(temp, permissions)
+                : FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        PosixFilePermissions.asFileAttribute(permissions))) {
             // The create mode is filtered by the umask; set the permissions explicitly as well.
             Files.setPosixFilePermissions(temp, permissions);
-            space.prepare(channel, temp, size);
-            channel.write(header.duplicate().clear(), 0);
+            if (zerosDirectly) {
+                DirectChannels.writeZeros(channel, size, header);
+            } else {
+                space.prepare(channel, temp, size);
+                channel.write(header.duplicate().clear(), 0);
+            }
             channel.force(true);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);

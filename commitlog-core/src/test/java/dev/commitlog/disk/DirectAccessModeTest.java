@@ -11,7 +11,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +91,23 @@ class DirectAccessModeTest {
             file.flush(13000, SIZE);
             copy(memory, expected, 0, SIZE);
             assertFile(path, expected, "a flush to the end of the file");
+        }
+    }
+
+    @Test
+    void aNewSegmentIsItsHeaderThenZerosWithItsPermissions() throws IOException {
+        MappedStorageLayer storage = new MappedStorageLayer().withAccessMode(DiskAccessMode.DIRECT);
+        Path path = dir.resolve("segment");
+        int size = (1 << 20) + 3 * 4096; // a chunk of zeros and part of another
+        try (SegmentFile file = storage.create(path, size, header(3), PERMISSIONS)) {
+            byte[] expected = new byte[size];
+            System.arraycopy(bytes(header(3)), 0, expected, 0, HEADER);
+            assertFile(path, expected, "a new segment");
+            assertEquals(PERMISSIONS, Files.getPosixFilePermissions(path));
+            assertEquals(0, file.buffer().get(HEADER));
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(path), files.toList(), "the temporary name is gone");
         }
     }
 
