@@ -21,7 +21,9 @@ package dev.commitlog.disk;
  * that checksums data in flight would see it change under the checksum), not even the 8 bytes
  * past a salted segment's records that a flush also writes. The next flush writes that block
  * again with what was appended since. The header's block, when a flush carries the durable mark,
- * is written in the same write when the range starts in block 0 or 1, else on its own before it.
+ * is written in the same write when the range starts in block 0 or 1; a flush of the header
+ * alone writes its block alone; one whose range lies further on writes both through the page
+ * cache ({@link #throughPageCache}).
  */
 public final class DirectFlushBlocks {
     /** The unit of a direct write: ext4's and XFS's usual block, and the page size. */
@@ -38,9 +40,21 @@ public final class DirectFlushBlocks {
         return (offset + BLOCK - 1) & -BLOCK;
     }
 
-    /** Whether the header's block is written on its own, before the range's blocks (or with no range). */
+    /**
+     * Whether a flush writes its blocks into the page cache instead: one that carries the header's
+     * block and a range apart from it. Two direct writes are two device round trips one after
+     * the other, where the {@code fdatasync} of two page-cache writes takes both in one writeback
+     * pass; so such a flush (about one per {@code commitlog_durable_mark_interval}) writes the same
+     * blocks, whole (no page is read first), through the page cache, and the next direct write
+     * drops the cached copy of the block it rewrites.
+     */
+    public static boolean throughPageCache(int headerLength, int from, int to) {
+        return headerLength > 0 && from < to && alignDown(from) > BLOCK;
+    }
+
+    /** Whether the header's block is written on its own: a flush of the header alone. */
     public static boolean headerBlockAlone(int headerLength, int from, int to) {
-        return headerLength > 0 && (from >= to || alignDown(from) > BLOCK);
+        return headerLength > 0 && from >= to;
     }
 
     /** Where the write carrying {@code [from, ...)} starts: its first block, or 0 when the header's block rides along. */

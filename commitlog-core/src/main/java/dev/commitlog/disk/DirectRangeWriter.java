@@ -11,7 +11,9 @@ import java.nio.channels.FileChannel;
  * the writer's memory straight to the device, no page-cache copy, with one gathering write per
  * contiguous run of blocks ({@code writev} at the run's offset). {@link DirectFlushBlocks} says
  * which blocks and what they hold: whole blocks of the memory, then the block holding the last
- * stable byte through a copy of its own, zeros past the stable end.
+ * stable byte through a copy of its own, zeros past the stable end; and which flushes write those
+ * same blocks into the page cache instead (through a second descriptor of the file: the flush's
+ * {@code fdatasync} writes back and syncs the file's dirty pages whichever descriptor made them).
  *
  * <p>Assumptions: the channel was opened with {@code O_DIRECT}, on a file system whose block size
  * divides {@value DirectFlushBlocks#BLOCK}; the memory starts on a block boundary and the file's
@@ -22,6 +24,8 @@ final class DirectRangeWriter implements RangeWriter {
     private static final byte[] ZEROS = new byte[BLOCK];
 
     private final FileChannel channel;
+    /** For the flushes {@link DirectFlushBlocks#throughPageCache} sends there: a second, buffered descriptor of the file. */
+    private final FileChannel pageCache;
     private final ByteBuffer memory;
     /** The block holding the last stable byte, copied out of the memory and zeroed past the stable end. Block-aligned. */
     private final ByteBuffer lastBlock;
@@ -30,12 +34,14 @@ final class DirectRangeWriter implements RangeWriter {
     private final ByteBuffer noBytes;
     private final ByteBuffer blocks;
 
-    DirectRangeWriter(FileChannel channel, ByteBuffer memory) {
+    /** {@code channel}: the file opened with {@code O_DIRECT}; {@code pageCacheChannel}: the same file without, closed with this writer. */
+    DirectRangeWriter(FileChannel channel, FileChannel pageCache, ByteBuffer memory) {
         if (memory.alignmentOffset(0, BLOCK) != 0 || memory.capacity() % BLOCK != 0) {
             throw new IllegalArgumentException("direct writes need block-aligned memory of whole blocks; got "
                     + memory.capacity() + " bytes at offset " + memory.alignmentOffset(0, BLOCK) + " from a block boundary");
         }
         this.channel = channel;
+        this.pageCache = pageCache;
         this.memory = memory;
         this.blocks = memory.duplicate();
         this.lastBlock = ByteBuffer.allocateDirect(2 * BLOCK).alignedSlice(BLOCK).limit(BLOCK).slice();
@@ -45,15 +51,22 @@ final class DirectRangeWriter implements RangeWriter {
     @Override
     public void write(int headerLength, int from, int to, int stableEnd) throws IOException {
         if (DirectFlushBlocks.headerBlockAlone(headerLength, from, to)) {
-            writeRun(0, BLOCK, stableEnd);
-        }
-        if (from < to) {
-            writeRun(DirectFlushBlocks.rangeStart(headerLength, from), DirectFlushBlocks.rangeEnd(to), stableEnd);
+            writeRun(channel, 0, BLOCK, stableEnd);
+        } else if (DirectFlushBlocks.throughPageCache(headerLength, from, to)) {
+            writeRun(pageCache, 0, BLOCK, stableEnd);
+            writeRun(pageCache, DirectFlushBlocks.rangeStart(headerLength, from), DirectFlushBlocks.rangeEnd(to), stableEnd);
+        } else if (from < to) {
+            writeRun(channel, DirectFlushBlocks.rangeStart(headerLength, from), DirectFlushBlocks.rangeEnd(to), stableEnd);
         }
     }
 
+    @Override
+    public void close() throws IOException {
+        pageCache.close();
+    }
+
     /** Writes blocks {@code [start, end)}: the memory's blocks before the copied one, then its copy if the run holds it. */
-    private void writeRun(int start, int end, int stableEnd) throws IOException {
+    private void writeRun(FileChannel channel, int start, int end, int stableEnd) throws IOException {
         int copied = DirectFlushBlocks.copiedBlock(stableEnd);
         int fromMemory = Math.min(end, copied);
         blocks.limit(fromMemory).position(start);

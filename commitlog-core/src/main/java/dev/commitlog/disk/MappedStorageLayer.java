@@ -162,13 +162,21 @@ public final class MappedStorageLayer implements StorageLayer {
             return file;
         }
         memory.put(0, header.duplicate().clear(), 0, header.capacity());
-        boolean direct = accessMode == DiskAccessMode.DIRECT;
         try {
-            FileChannel channel = direct ? DirectChannels.open(path) : openChannel(path, true);
+            if (accessMode == DiskAccessMode.STANDARD) {
+                return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
+            }
+            FileChannel channel = DirectChannels.open(path);
+            FileChannel pageCache = null;
             try {
-                return new WritableSegmentFile(path, memory, header.capacity(), channel, writerMemory, direct);
-            } catch (RuntimeException e) {
+                pageCache = openChannel(path, true);
+                RangeWriter writer = new DirectRangeWriter(channel, pageCache, memory);
+                return new WritableSegmentFile(path, memory, header.capacity(), channel, writerMemory, writer);
+            } catch (IOException | RuntimeException e) {
                 channel.close();
+                if (pageCache != null) {
+                    pageCache.close();
+                }
                 throw e;
             }
         } catch (IOException | RuntimeException e) {
@@ -193,7 +201,7 @@ public final class MappedStorageLayer implements StorageLayer {
             // An existing file's bytes, for recovery's tail or a cut: a private mapping loads them
             // as they are touched, where a copy would read every segment recovery only syncs.
             MappedByteBuffer memory = channel.map(FileChannel.MapMode.PRIVATE, 0, size);
-            return new WritableSegmentFile(path, memory, (int) size, channel, null, false);
+            return new WritableSegmentFile(path, memory, (int) size, channel, null);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;

@@ -15,4 +15,8 @@ interface RangeWriter {
      *                  at least {@code to}, and past it what earlier flushes (or the opening) wrote
      */
     void write(int headerLength, int from, int to, int stableEnd) throws IOException;
+
+    /** Closes what this writer opened besides the file's channel. */
+    default void close() throws IOException {
+    }
 }

@@ -20,8 +20,9 @@ import net.openhft.chronicle.core.io.IOTools;
  * <p>The write step is a {@link RangeWriter}: {@code pwrite} of exactly those bytes through the
  * page cache, or, for pooled memory when the layer writes directly
  * ({@code commitlog_disk_access_mode: direct}), {@code O_DIRECT} writes of the blocks holding them
- * ({@link DirectFlushBlocks}). The {@code fdatasync} follows either way: a direct write may sit in
- * the device's volatile cache.
+ * ({@link DirectFlushBlocks}; a flush carrying the header apart from its range writes those
+ * blocks into the page cache instead). The {@code fdatasync} follows either way: a direct write may sit in the
+ * device's volatile cache.
  *
  * <p>Why {@code pwrite} rather than a shared mapping and {@code msync(MS_SYNC)}: a sync after
  * stores through a shared mapping also pays the write-protect, TLB shoot-down and page-fault cycle
@@ -48,18 +49,19 @@ final class WritableSegmentFile implements SegmentFile {
     private volatile int writtenTo;
     private volatile boolean closed;
 
-    /**
-     * {@code memory} holds the file's bytes; those at and past {@code writtenTo} are zero (pooled
-     * memory only). With {@code direct}, {@code channel} was opened with {@code O_DIRECT} and the
-     * memory is block-aligned.
-     */
-    WritableSegmentFile(Path path, ByteBuffer memory, int writtenTo, FileChannel channel, WriterMemory pool, boolean direct) {
+    /** {@code memory} holds the file's bytes; those at and past {@code writtenTo} are zero (pooled memory only). Written through the page cache. */
+    WritableSegmentFile(Path path, ByteBuffer memory, int writtenTo, FileChannel channel, WriterMemory pool) {
+        this(path, memory, writtenTo, channel, pool, new PageCacheRangeWriter(channel, memory));
+    }
+
+    /** As above, written by {@code writer} (which owns any channel of its own). */
+    WritableSegmentFile(Path path, ByteBuffer memory, int writtenTo, FileChannel channel, WriterMemory pool, RangeWriter writer) {
         this.path = path;
         this.memory = memory;
         this.writtenTo = writtenTo;
         this.channel = channel;
         this.pool = pool;
-        this.writer = direct ? new DirectRangeWriter(channel, memory) : new PageCacheRangeWriter(channel, memory);
+        this.writer = writer;
     }
 
     @Override
@@ -99,6 +101,7 @@ final class WritableSegmentFile implements SegmentFile {
             closed = true;
             try {
                 channel.close();
+                writer.close();
             } catch (IOException ignored) {
                 // Every flush that mattered has returned already; nothing is lost by this close.
             }

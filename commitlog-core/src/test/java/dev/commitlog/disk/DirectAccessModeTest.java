@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The production layer with {@code commitlog_disk_access_mode: direct}, on the real file system:
  * each flush leaves in the file exactly the memory's bytes up to the flushed end (header included
- * when asked), zeros from there to the end of that block, and nothing else changed; bytes an
+ * when asked), zeros from there to the end of that block, and nothing else changed, whether it
+ * wrote directly or (the header with a range apart from it) through the page cache; bytes an
  * appender is still storing past the end never reach the file; a reader's mapping, made before a
  * direct write, sees it. The segment is made from a spare full of 0xEE (a former life), so a byte
  * written where it should not be shows.
@@ -70,7 +71,7 @@ class DirectAccessModeTest {
             Arrays.fill(expected, 12000, 12288, (byte) 0);
             assertFile(path, expected, "the header with a range that starts in block 1");
 
-            // The header's block on its own, then the range's blocks.
+            // The header's block and the range's blocks apart from it: the same blocks, through the page cache.
             memory.put(41, (byte) 0x42);
             fill(memory, 12000, 13000, (byte) 4);
             fill(memory, 13000, 13100, (byte) 7);
@@ -78,7 +79,7 @@ class DirectAccessModeTest {
             copy(memory, expected, 0, 4096);
             copy(memory, expected, 8192, 13000);
             Arrays.fill(expected, 13000, 16384, (byte) 0);
-            assertFile(path, expected, "the header's block alone, then the range's");
+            assertFile(path, expected, "the header's block and a range's blocks apart from it");
 
             // The header alone (a clean close's exact mark): its block from the memory, flushed bytes and all.
             memory.put(42, (byte) 0x43);
@@ -86,11 +87,11 @@ class DirectAccessModeTest {
             copy(memory, expected, 0, 4096);
             assertFile(path, expected, "the header alone");
 
-            // A range ending on a block boundary, up to the file's end.
+            // Direct again, over the block the page-cache flush ended in; a range ending on a block boundary, up to the file's end.
             fill(memory, 13000, SIZE, (byte) 5);
             file.flush(13000, SIZE);
             copy(memory, expected, 0, SIZE);
-            assertFile(path, expected, "a flush to the end of the file");
+            assertFile(path, expected, "a direct flush after a page-cache one, to the end of the file");
         }
     }
 

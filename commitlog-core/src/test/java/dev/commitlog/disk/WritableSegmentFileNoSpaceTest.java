@@ -30,7 +30,7 @@ class WritableSegmentFileNoSpaceTest {
         ByteBuffer buffer = new WriterMemory().take(8192);
         buffer.put(100, (byte) 1);
         FileChannel device = FileChannel.open(full, StandardOpenOption.WRITE);
-        WritableSegmentFile file = new WritableSegmentFile(segment, buffer, 101, device, new WriterMemory(), false);
+        WritableSegmentFile file = new WritableSegmentFile(segment, buffer, 101, device, new WriterMemory());
         try {
             NoSpaceLeftException e = assertThrows(NoSpaceLeftException.class, () -> file.flushHeaderAndRange(64, 64, 4096));
             assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());

@@ -43,8 +43,9 @@ import java.util.function.Predicate;
  * <p>{@link #writingDirectly()} makes a disk whose new segments are flushed as
  * {@code commitlog_disk_access_mode: direct} writes them ({@link DirectFlushBlocks}): whole
  * blocks of the memory below the stable end, zeros from there to the end of the last block, the
- * header's block whole. A file opened with {@link #open} is flushed by pages of the memory, as
- * the production layer writes such a file through the page cache in either mode.
+ * header's block whole (the flushes that write those blocks into the page cache leave the same
+ * bytes). A file opened with {@link #open} is flushed by pages of the memory, as the production
+ * layer writes such a file through the page cache in either mode.
  *
  * <p>Files are keyed by name only, so an image can be reopened under any directory path.
  */
@@ -529,22 +530,21 @@ public final class SimulatedDisk implements StorageLayer {
         private FlushEvent flushDirectly(int headerLength, int from, int to) {
             int stableEnd = DirectFlushBlocks.stableEnd(writtenTo, to);
             writtenTo = Math.max(writtenTo, Math.max(headerLength, to));
+            int start = 0;
+            int end = 0; // nothing to write: a sync alone
+            boolean headerBlock = DirectFlushBlocks.headerBlockAlone(headerLength, from, to)
+                    || DirectFlushBlocks.throughPageCache(headerLength, from, to); // the same blocks, through the page cache
+            if (from < to) {
+                start = DirectFlushBlocks.rangeStart(headerLength, from);
+                end = Math.min(size(), DirectFlushBlocks.rangeEnd(to));
+            }
             synchronized (lock) {
-                int first = size();
-                int last = 0;
-                if (DirectFlushBlocks.headerBlockAlone(headerLength, from, to)) {
+                if (headerBlock) {
                     writeBlocks(0, DirectFlushBlocks.BLOCK, stableEnd);
-                    first = 0;
-                    last = DirectFlushBlocks.BLOCK;
                 }
-                if (from < to) {
-                    int start = DirectFlushBlocks.rangeStart(headerLength, from);
-                    int end = Math.min(size(), DirectFlushBlocks.rangeEnd(to));
-                    writeBlocks(start, end, stableEnd);
-                    first = Math.min(first, start);
-                    last = Math.max(last, end);
-                }
-                return new FlushEvent(++flushSequence, node.name, Math.min(first, last), last, false);
+                writeBlocks(start, end, stableEnd);
+                return new FlushEvent(++flushSequence, node.name, headerBlock ? 0 : start, Math.max(end, headerBlock ? DirectFlushBlocks.BLOCK : 0),
+                        false);
             }
         }
 
