@@ -16,7 +16,7 @@ import java.util.Locale;
 
 /**
  * One flusher's loop, "write the next range, then {@code fdatasync}", into a 32 MiB zero-filled
- * file, done two ways ({@link FlushedFile}): buffered {@code pwrite} of the exact range, and
+ * file (zeros written the same way as the flushes), done two ways ({@link FlushedFile}): buffered {@code pwrite} of the exact range, and
  * {@code O_DIRECT} of the range widened to 4 KiB blocks. Per flush size, the two take turns in
  * slices of the same length, in pairs ordered ABBA BAAB ({@link SliceSchedule}), so the shared
  * disk's drift weighs on both alike; each way has a file of its own.

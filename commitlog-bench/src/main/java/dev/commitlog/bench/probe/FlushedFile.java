@@ -66,15 +66,19 @@ final class FlushedFile implements Closeable {
 
     /**
      * Creates {@code file} (which must not exist) of {@code size} bytes, a multiple of
-     * {@link #BLOCK}: zeros written and the file synced, as a new segment is made, then opened for
-     * flushing {@code way}.
+     * {@link #BLOCK}: zeros written the way it will be flushed (so a direct file has no page-cache
+     * copy for its flushes to drop) and the file synced, as the engine makes a new segment; then
+     * opens it for flushing {@code way}.
      */
     static FlushedFile create(Path file, int size, Way way) throws IOException {
         if (size <= HEADER || size % BLOCK != 0) {
             throw new IllegalArgumentException("file size " + size + " must be a multiple of " + BLOCK + " above " + HEADER);
         }
-        try (FileChannel zeros = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer block = ByteBuffer.allocateDirect(1 << 20);
+        OpenOption[] create = way == Way.DIRECT
+                ? new OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT}
+                : new OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE};
+        try (FileChannel zeros = FileChannel.open(file, create)) {
+            ByteBuffer block = ByteBuffer.allocateDirect((1 << 20) + BLOCK).alignedSlice(BLOCK).limit(1 << 20).slice();
             for (long at = 0; at < size; ) {
                 block.clear().limit((int) Math.min(block.capacity(), size - at));
                 at += zeros.write(block, at);
