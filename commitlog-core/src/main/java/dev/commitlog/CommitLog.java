@@ -80,7 +80,7 @@ public final class CommitLog implements AutoCloseable {
         DurableSegmentHandOff handOff = new DurableSegmentHandOff();
         SegmentSyncer syncer = new SegmentSyncer(recovered.tail(), recovered.firstFreeOffset(), metrics, handOff);
         this.syncer = syncer; // lambdas below capture the local, not this (see DurableSegmentHandOff)
-        this.storage = new SpaceLimitedStorage(options.storage(), config.directory(), config.totalSpace(), options.spaceListener(),
+        this.storage = new SpaceLimitedStorage(opened.storage(), config.directory(), config.totalSpace(), options.spaceListener(),
                 syncer::durablePosition, metrics);
         syncer.markInterval(config.durableMarkInterval().toNanos());
         SpaceLimitedStorage space = storage; // captured below instead of this (see DurableSegmentHandOff)

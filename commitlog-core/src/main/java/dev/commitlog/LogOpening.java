@@ -3,7 +3,9 @@ package dev.commitlog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.disk.ChronicleJvmFlags;
 import dev.commitlog.disk.DirectoryLock;
+import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.instrument.CommitLogJmx;
+import dev.commitlog.io.StorageLayer;
 import dev.commitlog.replay.LogRecovery;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
@@ -24,7 +26,8 @@ final class LogOpening {
     }
 
     /** What opening found and holds before the log's parts are made; {@link #abandon} lets go of it if they cannot be. */
-    record Opened(DirectoryLock lock, LogRecovery.Recovered recovered, CorruptionListener listener, CommitLogJmx jmx) {
+    record Opened(DirectoryLock lock, StorageLayer storage, LogRecovery.Recovered recovered, CorruptionListener listener,
+                  CommitLogJmx jmx) {
         /** Unregisters the JMX bean and releases the lock, leaving no trace of the failed open. */
         void abandon() throws IOException {
             if (jmx != null) {
@@ -47,13 +50,23 @@ final class LogOpening {
         CommitLogJmx jmx = null;
         try {
             jmx = options.jmx() ? registerJmx(config, options) : null; // first: a name clash fails before anything starts
-            LogRecovery.Recovered recovered = LogRecovery.recover(directory, options.storage(), config.segmentSize(),
+            StorageLayer storage = storageFor(config, options.storage());
+            LogRecovery.Recovered recovered = LogRecovery.recover(directory, storage, config.segmentSize(),
                     config.filePermissions(), config.replayPolicy(), listener);
-            return new Opened(lock, recovered, listener, jmx);
+            return new Opened(lock, storage, recovered, listener, jmx);
         } catch (IOException | RuntimeException | Error e) {
-            new Opened(lock, null, listener, jmx).abandon();
+            new Opened(lock, null, null, listener, jmx).abandon();
             throw e;
         }
+    }
+
+    /**
+     * The file layer the log runs over: the production layer made to write as
+     * {@code commitlog_disk_access_mode} says; a layer of the embedder's own (a test's simulated
+     * disk) as given, deciding for itself.
+     */
+    static StorageLayer storageFor(CommitLogConfig config, StorageLayer given) {
+        return given instanceof MappedStorageLayer files ? files.withAccessMode(config.diskAccessMode()) : given;
     }
 
     /** Creates the log directory, saying which setting names it when a regular file is in the way. */

@@ -1,6 +1,7 @@
 package dev.commitlog;
 
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.config.SyncMode;
 import java.io.FileOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,8 @@ import java.util.List;
  * The process traced by {@link StraceFlushTest}: appends from several threads and, around each
  * append, writes one line with one write(2) call: "B thread seq" before it, "A thread seq" after it
  * returned. The trace then shows, in one clock, when each append began and was acknowledged, and
- * every msync/fdatasync in between.
+ * every msync/fdatasync in between. Arguments: directory, sync mode, threads, appends per thread,
+ * the marks file, and optionally {@code commitlog_disk_access_mode} (a {@code DiskAccessMode} name).
  */
 public final class StraceChild {
     private StraceChild() {
@@ -24,7 +26,8 @@ public final class StraceChild {
         SyncMode mode = SyncMode.valueOf(args[1]);
         int threads = Integer.parseInt(args[2]);
         int perThread = Integer.parseInt(args[3]);
-        CommitLogConfig.Builder config = CommitLogConfig.builder(dir).syncMode(mode).segmentSize(1 << 20);
+        DiskAccessMode access = args.length > 5 ? DiskAccessMode.valueOf(args[5]) : DiskAccessMode.STANDARD;
+        CommitLogConfig.Builder config = CommitLogConfig.builder(dir).syncMode(mode).segmentSize(1 << 20).diskAccessMode(access);
         if (mode == SyncMode.PERIODIC) {
             config.syncPeriod(Duration.ofSeconds(30));
         }

@@ -2,6 +2,7 @@ package dev.commitlog;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.testkit.ChildJvm;
 import java.io.IOException;
@@ -26,7 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
  * append, a sync call started after the append began and returned before the acknowledgment. A
  * control run in Periodic mode (which acknowledges before flushing) must fail check (2), showing
  * that the check can fail. (3) The clean close that follows the last acknowledgment writes the
- * segment's 64-byte header (the exact durable mark) and fdatasyncs that file.
+ * segment's 64-byte header (the exact durable mark) and fdatasyncs that file. (4) With
+ * {@code commitlog_disk_access_mode: direct}, the segment files are opened with {@code O_DIRECT},
+ * new ones get their zeros with {@code O_DIRECT} too,
+ * every write to them is of whole 4 KiB blocks at block offsets, only a flush carrying the
+ * header's block apart from its range writes through the page cache (through the file's other
+ * descriptor), and every acknowledgment comes after a write to a segment file and then an
+ * fdatasync of that same file, both begun after the append: the direct write alone is not what
+ * acknowledges (CASSANDRA-20692).
  */
 class StraceFlushTest {
     private static final Pattern LINE = Pattern.compile("^(\\d+)\\s+(\\d+\\.\\d+)\\s+(.*)$");
@@ -35,6 +43,13 @@ class StraceFlushTest {
     /** pwrite64(fd, "bytes"..., count, offset) = written */
     private static final Pattern PWRITE = Pattern.compile("^pwrite64\\((\\d+), .*, (\\d+), (\\d+)\\)\\s+=\\s+(-?\\d+)");
     private static final Pattern FD = Pattern.compile("^\\w+\\((\\d+)[,)]");
+    /** openat(AT_FDCWD, "path", flags) = fd */
+    private static final Pattern OPENAT = Pattern.compile("^openat\\(\\w+, \"([^\"]*)\", ([A-Z_|]+)(?:, \\d+)?\\)\\s+=\\s+(\\d+)");
+    /** lseek(fd, offset, SEEK_SET) = offset */
+    private static final Pattern LSEEK_SET = Pattern.compile("^lseek\\((\\d+), (\\d+), SEEK_SET\\)\\s+=\\s+\\d+");
+    /** writev(fd, [...], count) = written */
+    private static final Pattern WRITEV = Pattern.compile("^writev\\((\\d+), .*\\)\\s+=\\s+(-?\\d+)");
+    private static final int BLOCK = 4096;
 
     @TempDir
     Path dir;
@@ -47,8 +62,20 @@ class StraceFlushTest {
     record PositionalWrite(int fd, int count, long offset, double start, double end) {
     }
 
+    /** A write to a segment file open for writing: its path, whether through its O_DIRECT descriptor, and which thread. */
+    record SegmentWrite(String path, boolean direct, String pid, int fd, int count, long offset, double start, double end) {
+    }
+
+    /** A segment file's descriptor open for writing. */
+    record SegmentFd(String path, boolean direct) {
+    }
+
     record Trace(List<SyncCall> syncs, Map<String, Double> begun, Map<String, Double> acked, List<String> asyncFlushes,
-                 List<PositionalWrite> pwrites) {
+                 List<PositionalWrite> pwrites, List<SegmentWrite> segmentWrites, List<SyncCall> segmentSyncs, int directOpens,
+                 List<String> newFileFlags) {
+        List<SegmentWrite> directWrites() {
+            return segmentWrites.stream().filter(SegmentWrite::direct).toList();
+        }
     }
 
     @ParameterizedTest
@@ -68,6 +95,50 @@ class StraceFlushTest {
                         .anyMatch(sync -> sync.call().equals("fdatasync") && sync.fd() == w.fd() && sync.start() >= w.end())),
                 "the clean close writes the header (the exact durable mark) and then fdatasyncs that file; header writes after the "
                         + "last acknowledgment: " + headerWrites);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BATCH", "ADAPTIVE"})
+    void directModeWritesWholeBlocksAndStillFdatasyncsBeforeEveryAcknowledgment(SyncMode mode) throws Exception {
+        Trace trace = traceChild(mode, 4, 150, DiskAccessMode.DIRECT);
+        assertEquals(600, trace.acked().size(), "every append was acknowledged in the trace");
+        assertTrue(trace.directOpens() > 0, "segment files are opened with O_DIRECT");
+        assertFalse(trace.newFileFlags().isEmpty(), "new segment files were created");
+        assertTrue(trace.newFileFlags().stream().allMatch(flags -> flags.contains("O_DIRECT")),
+                "new segment files get their zeros with O_DIRECT, leaving no page-cache copy: " + trace.newFileFlags());
+        List<SegmentWrite> direct = trace.directWrites();
+        assertFalse(direct.isEmpty(), "the flushes write to the O_DIRECT files");
+        List<SegmentWrite> unaligned = trace.segmentWrites().stream()
+                .filter(w -> w.offset() % BLOCK != 0 || w.count() % BLOCK != 0).toList();
+        assertTrue(unaligned.isEmpty(), "segment writes not of whole blocks at block offsets: " + unaligned);
+        // Through the page cache only a flush that carries the header's block apart from its range: block 0, then the range.
+        List<SegmentWrite> buffered = trace.segmentWrites().stream().filter(w -> !w.direct()).toList();
+        List<SegmentWrite> stray = new ArrayList<>();
+        for (int i = 0; i < buffered.size(); i++) {
+            SegmentWrite w = buffered.get(i);
+            SegmentWrite before = i > 0 ? buffered.get(i - 1) : null;
+            boolean headerBlock = w.offset() == 0 && w.count() == BLOCK;
+            boolean afterItsHeaderBlock = before != null && before.offset() == 0 && before.count() == BLOCK && before.fd() == w.fd()
+                    && before.pid().equals(w.pid()) && w.offset() > BLOCK;
+            if (!headerBlock && !afterItsHeaderBlock) {
+                stray.add(w);
+            }
+        }
+        assertTrue(stray.isEmpty(), "page-cache writes to a segment other than a header block and the range after it: " + stray);
+        assertFalse(buffered.isEmpty(), "a run this long carries the durable mark past the first blocks at least once");
+        assertTrue(buffered.size() < direct.size(), buffered.size() + " page-cache writes against " + direct.size() + " direct ones");
+        System.out.printf("direct mode, %s: %d direct writes, %d page-cache writes%n", mode, direct.size(), buffered.size());
+        List<String> uncovered = new ArrayList<>();
+        for (Map.Entry<String, Double> ack : trace.acked().entrySet()) {
+            double begun = trace.begun().get(ack.getKey());
+            boolean covered = trace.segmentWrites().stream().anyMatch(w -> w.start() >= begun && trace.segmentSyncs().stream()
+                    .anyMatch(s -> s.call().equals(w.path()) && s.start() >= w.end() && s.end() <= ack.getValue()));
+            if (!covered) {
+                uncovered.add(ack.getKey());
+            }
+        }
+        assertTrue(uncovered.isEmpty(), uncovered.size() + " acknowledgments without a write to a segment file and then an fdatasync "
+                + "of that file, both after the append began, e.g. " + uncovered.stream().limit(5).toList());
     }
 
     @Test
@@ -96,12 +167,16 @@ class StraceFlushTest {
     }
 
     private Trace traceChild(SyncMode mode, int threads, int perThread) throws Exception {
+        return traceChild(mode, threads, perThread, DiskAccessMode.STANDARD);
+    }
+
+    private Trace traceChild(SyncMode mode, int threads, int perThread, DiskAccessMode access) throws Exception {
         Path traceFile = dir.resolve("strace.txt");
         Path marks = dir.resolve("marks.txt");
         List<String> command = new ArrayList<>(List.of("strace", "-f", "-ttt", "-T", "-s", "64",
-                "-e", "trace=msync,fdatasync,fsync,write,pwrite64", "-o", traceFile.toString()));
+                "-e", "trace=msync,fdatasync,fsync,write,pwrite64,openat,close,lseek,writev", "-o", traceFile.toString()));
         command.addAll(ChildJvm.command(StraceChild.class, dir.resolve("log").toString(), mode.name(),
-                Integer.toString(threads), Integer.toString(perThread), marks.toString()));
+                Integer.toString(threads), Integer.toString(perThread), marks.toString(), access.name()));
         Process process = ChildJvm.start(command);
         String output = new String(process.getInputStream().readAllBytes());
         assertTrue(process.waitFor(120, TimeUnit.SECONDS), "child finished");
@@ -116,6 +191,12 @@ class StraceFlushTest {
         Map<String, Double> acked = new HashMap<>();
         List<String> async = new ArrayList<>();
         List<PositionalWrite> pwrites = new ArrayList<>();
+        List<SegmentWrite> segmentWrites = new ArrayList<>();
+        List<SyncCall> segmentSyncs = new ArrayList<>(); // fdatasync of a segment file, its path in place of the call's name
+        Map<Integer, SegmentFd> segmentFds = new HashMap<>(); // segment files open for writing, by descriptor
+        Map<Integer, Long> offsets = new HashMap<>(); // their file offsets (lseek, writev)
+        int directOpens = 0;
+        List<String> newFileFlags = new ArrayList<>(); // the open flags of each new segment file (.tmp)
         Map<String, Double> unfinishedStart = new HashMap<>();
         Map<String, String> unfinishedText = new HashMap<>();
         for (String raw : Files.readAllLines(traceFile)) {
@@ -159,14 +240,59 @@ class StraceFlushTest {
                 case "fdatasync", "fsync" -> {
                     Matcher fd = FD.matcher(text);
                     if (text.contains("= 0") && fd.find()) {
-                        syncs.add(new SyncCall(call, Integer.parseInt(fd.group(1)), start, end));
+                        int descriptor = Integer.parseInt(fd.group(1));
+                        syncs.add(new SyncCall(call, descriptor, start, end));
+                        SegmentFd segment = segmentFds.get(descriptor);
+                        if (segment != null && call.equals("fdatasync")) {
+                            segmentSyncs.add(new SyncCall(segment.path(), descriptor, start, end));
+                        }
                     }
                 }
                 case "pwrite64" -> {
                     Matcher w = PWRITE.matcher(text);
                     if (w.find() && w.group(2).equals(w.group(4))) {
-                        pwrites.add(new PositionalWrite(Integer.parseInt(w.group(1)), Integer.parseInt(w.group(2)),
-                                Long.parseLong(w.group(3)), start, end));
+                        PositionalWrite write = new PositionalWrite(Integer.parseInt(w.group(1)), Integer.parseInt(w.group(2)),
+                                Long.parseLong(w.group(3)), start, end);
+                        pwrites.add(write);
+                        SegmentFd segment = segmentFds.get(write.fd());
+                        if (segment != null) {
+                            segmentWrites.add(new SegmentWrite(segment.path(), segment.direct(), pid, write.fd(), write.count(),
+                                    write.offset(), start, end));
+                        }
+                    }
+                }
+                case "openat" -> {
+                    Matcher o = OPENAT.matcher(text);
+                    if (o.find() && o.group(1).endsWith(".log") && o.group(2).contains("O_RDWR")) {
+                        boolean direct = o.group(2).contains("O_DIRECT");
+                        segmentFds.put(Integer.parseInt(o.group(3)), new SegmentFd(o.group(1), direct));
+                        offsets.put(Integer.parseInt(o.group(3)), 0L);
+                        directOpens += direct ? 1 : 0;
+                    } else if (o.find(0) && o.group(1).endsWith(".log.tmp") && o.group(2).contains("O_CREAT")) {
+                        newFileFlags.add(o.group(2));
+                    }
+                }
+                case "close" -> {
+                    Matcher fd = FD.matcher(text);
+                    if (fd.find()) {
+                        segmentFds.remove(Integer.parseInt(fd.group(1)));
+                    }
+                }
+                case "lseek" -> {
+                    Matcher l = LSEEK_SET.matcher(text);
+                    if (l.find() && segmentFds.containsKey(Integer.parseInt(l.group(1)))) {
+                        offsets.put(Integer.parseInt(l.group(1)), Long.parseLong(l.group(2)));
+                    }
+                }
+                case "writev" -> {
+                    Matcher w = WRITEV.matcher(text);
+                    int fd = w.find() ? Integer.parseInt(w.group(1)) : -1;
+                    SegmentFd segment = segmentFds.get(fd);
+                    if (segment != null && Integer.parseInt(w.group(2)) > 0) {
+                        long offset = offsets.get(fd);
+                        segmentWrites.add(new SegmentWrite(segment.path(), segment.direct(), pid, fd, Integer.parseInt(w.group(2)), offset,
+                                start, end));
+                        offsets.put(fd, offset + Integer.parseInt(w.group(2)));
                     }
                 }
                 case "write" -> {
@@ -183,6 +309,6 @@ class StraceFlushTest {
                 default -> { }
             }
         }
-        return new Trace(syncs, begun, acked, async, pwrites);
+        return new Trace(syncs, begun, acked, async, pwrites, segmentWrites, segmentSyncs, directOpens, newFileFlags);
     }
 }

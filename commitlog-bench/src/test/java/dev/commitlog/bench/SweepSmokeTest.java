@@ -166,7 +166,8 @@ class SweepSmokeTest {
         assertEquals(0, run.exit(), run.err());
         List<String> modes = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
         assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-park", "batch-inline", "adaptive-inline", "adaptive-nogather",
-                "batch-mark-every-flush", "batch-norecycle", "adaptive-norecycle", "batch-sparse", "batch-fallocate"), modes);
+                "batch-mark-every-flush", "batch-norecycle", "adaptive-norecycle", "batch-direct", "adaptive-direct", "batch-sparse",
+                "batch-fallocate", "batch-unpaced-zeros"), modes);
         String md = Files.readString(run.markdown());
         String columns = "| threads | batch | adaptive | batch-classic | batch-park | batch-inline | adaptive-inline | adaptive-nogather | batch-mark-every-flush |";
         int deviceTable = md.contains("### Device bytes") ? 1 : 0;   // none where the directory has no block device
@@ -176,7 +177,8 @@ class SweepSmokeTest {
         String targets = md.substring(md.indexOf("### Targets"), md.indexOf("### p99"));
         assertTrue(targets.contains("| Adaptive / best of batch, every thread count | min "), targets);
         assertFalse(targets.contains("-classic") || targets.contains("-park") || targets.contains("-nogather")
-                || targets.contains("-every-flush") || targets.contains("-inline") || targets.contains("-recycle"), targets);
+                || targets.contains("-every-flush") || targets.contains("-inline") || targets.contains("-recycle")
+                || targets.contains("-direct"), targets);
     }
 
     @Test

@@ -35,6 +35,7 @@ public final class CommitLogConfig {
     private final int maxRecordSize;
     private final long totalSpace;
     private final int recycleSegments;
+    private final DiskAccessMode diskAccessMode;
     private final CommitFailurePolicy commitFailurePolicy;
     private final ReplayPolicy replayPolicy;
     private final Set<PosixFilePermission> filePermissions;
@@ -52,6 +53,7 @@ public final class CommitLogConfig {
         this.maxRecordSize = ConfigRules.maxRecordSize(given, segmentSize);
         this.totalSpace = ConfigRules.totalSpace(given, segmentSize);
         this.recycleSegments = ConfigRules.recycleSegments(given);
+        this.diskAccessMode = ConfigRules.diskAccessMode(given);
         this.commitFailurePolicy = given.commitFailurePolicy != null ? given.commitFailurePolicy : CommitFailurePolicy.STOP;
         this.replayPolicy = given.replayPolicy != null ? given.replayPolicy : ReplayPolicy.TOLERATE_TAIL;
         this.filePermissions = ConfigRules.filePermissions(given);
@@ -157,6 +159,14 @@ public final class CommitLogConfig {
         return recycleSegments;
     }
 
+    /**
+     * {@code commitlog_disk_access_mode}, default {@link DiskAccessMode#STANDARD}: whether flushes
+     * write through the page cache or with {@code O_DIRECT}; both end with {@code fdatasync}.
+     */
+    public DiskAccessMode diskAccessMode() {
+        return diskAccessMode;
+    }
+
     /** {@code commit_failure_policy}, default {@link CommitFailurePolicy#STOP}. */
     public CommitFailurePolicy commitFailurePolicy() {
         return commitFailurePolicy;
@@ -185,6 +195,7 @@ public final class CommitLogConfig {
             case MAX_RECORD_SIZE -> Units.formatSize(maxRecordSize);
             case COMMITLOG_TOTAL_SPACE -> Units.formatSize(totalSpace);
             case COMMITLOG_RECYCLE_SEGMENTS -> Integer.toString(recycleSegments);
+            case COMMITLOG_DISK_ACCESS_MODE -> YamlNames.of(diskAccessMode);
             case COMMIT_FAILURE_POLICY -> YamlNames.of(commitFailurePolicy);
             case COMMITLOG_REPLAY_POLICY -> YamlNames.of(replayPolicy);
             case COMMITLOG_FILE_MODE -> FileMode.format(filePermissions);
@@ -213,14 +224,14 @@ public final class CommitLogConfig {
                 && periodicLagBlock.equals(that.periodicLagBlock) && durableMarkInterval.equals(that.durableMarkInterval)
                 && segmentSize == that.segmentSize
                 && maxRecordSize == that.maxRecordSize && totalSpace == that.totalSpace && recycleSegments == that.recycleSegments
-                && commitFailurePolicy == that.commitFailurePolicy && replayPolicy == that.replayPolicy
+                && diskAccessMode == that.diskAccessMode && commitFailurePolicy == that.commitFailurePolicy && replayPolicy == that.replayPolicy
                 && filePermissions.equals(that.filePermissions);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(directory, syncMode, syncPeriod, groupWindow, periodicLagBlock, durableMarkInterval, segmentSize,
-                maxRecordSize, totalSpace, recycleSegments, commitFailurePolicy, replayPolicy, filePermissions);
+                maxRecordSize, totalSpace, recycleSegments, diskAccessMode, commitFailurePolicy, replayPolicy, filePermissions);
     }
 
     /**
@@ -242,6 +253,7 @@ public final class CommitLogConfig {
         Long maxRecordSize;
         Long totalSpace;
         Integer recycleSegments;
+        DiskAccessMode diskAccessMode;
         CommitFailurePolicy commitFailurePolicy;
         ReplayPolicy replayPolicy;
         Set<PosixFilePermission> filePermissions;
@@ -309,6 +321,12 @@ public final class CommitLogConfig {
             return unspelled(ConfigKey.COMMITLOG_RECYCLE_SEGMENTS);
         }
 
+        /** {@code commitlog_disk_access_mode}: {@code standard} (the page cache) or {@code direct} ({@code O_DIRECT}). */
+        public Builder diskAccessMode(DiskAccessMode diskAccessMode) {
+            this.diskAccessMode = diskAccessMode;
+            return unspelled(ConfigKey.COMMITLOG_DISK_ACCESS_MODE);
+        }
+
         /** {@code commit_failure_policy}. */
         public Builder commitFailurePolicy(CommitFailurePolicy commitFailurePolicy) {
             this.commitFailurePolicy = commitFailurePolicy;
@@ -368,6 +386,7 @@ public final class CommitLogConfig {
             copy.maxRecordSize = maxRecordSize;
             copy.totalSpace = totalSpace;
             copy.recycleSegments = recycleSegments;
+            copy.diskAccessMode = diskAccessMode;
             copy.commitFailurePolicy = commitFailurePolicy;
             copy.replayPolicy = replayPolicy;
             copy.filePermissions = filePermissions == null ? null : copyOf(filePermissions);

@@ -191,6 +191,11 @@ final class ConfigRules {
         return count;
     }
 
+    /** Direct writes are an operator's choice (docs/operations.md says when they pay); the default is the page cache's. */
+    static DiskAccessMode diskAccessMode(Builder given) {
+        return given.diskAccessMode != null ? given.diskAccessMode : DiskAccessMode.STANDARD;
+    }
+
     static Set<PosixFilePermission> filePermissions(Builder given) {
         ConfigKey key = ConfigKey.COMMITLOG_FILE_MODE;
         if (given.filePermissions == null) {

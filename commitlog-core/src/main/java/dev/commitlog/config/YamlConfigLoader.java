@@ -158,6 +158,7 @@ final class YamlConfigLoader {
             case MAX_RECORD_SIZE -> builder.maxRecordSizeBytes(Units.parseSize(key, text));
             case COMMITLOG_TOTAL_SPACE -> builder.totalSpace(Units.parseSize(key, text));
             case COMMITLOG_RECYCLE_SEGMENTS -> builder.recycleSegments(count(key, text));
+            case COMMITLOG_DISK_ACCESS_MODE -> builder.diskAccessMode(YamlNames.parse(key, text, DiskAccessMode.class));
             case COMMIT_FAILURE_POLICY -> builder.commitFailurePolicy(YamlNames.parse(key, text, CommitFailurePolicy.class));
             case COMMITLOG_REPLAY_POLICY -> builder.replayPolicy(YamlNames.parse(key, text, ReplayPolicy.class));
             case COMMITLOG_FILE_MODE -> builder.filePermissions(FileMode.parse(key, text));

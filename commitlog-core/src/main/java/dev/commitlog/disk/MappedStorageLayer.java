@@ -2,6 +2,7 @@ package dev.commitlog.disk;
 
 import static dev.commitlog.format.SegmentDescriptor.TEMP_SUFFIX;
 
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import java.io.IOException;
@@ -33,10 +34,19 @@ import java.util.stream.Stream;
  * <p>Holds the writer memory this layer's segments reuse ({@link WriterMemory}): give each log
  * its own layer (as {@code CommitLogOptions.builder()} does) so that a closed log's memory goes
  * with it.
+ *
+ * <p>{@code commitlog_disk_access_mode} ({@link #withAccessMode}): with {@code direct}, the
+ * segments this layer makes are written with {@code O_DIRECT} from block-aligned writer memory
+ * ({@link DirectRangeWriter}). A file whose memory is a private mapping of it (an existing file
+ * opened for writing: recovery's tail and the segment prepared before a close; or a new one when
+ * the JVM refuses direct memory) is written through the page cache in either mode: a direct write
+ * from a mapping of the very pages it overwrites would have the kernel drop page-cache pages that
+ * the write itself is reading.
  */
 public final class MappedStorageLayer implements StorageLayer {
     private final SegmentFileSpace space;
     private final WriterMemory writerMemory;
+    private final DiskAccessMode accessMode;
 
     /** New segment files zero-filled. */
     public MappedStorageLayer() {
@@ -45,24 +55,55 @@ public final class MappedStorageLayer implements StorageLayer {
 
     /** Experimental: new segment files made as {@code space} says (a benchmark column compares them). */
     public MappedStorageLayer(SegmentFileSpace space) {
-        this(space, new WriterMemory());
+        this(space, new WriterMemory(), DiskAccessMode.STANDARD);
     }
 
     MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory) {
+        this(space, writerMemory, DiskAccessMode.STANDARD);
+    }
+
+    MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory, DiskAccessMode accessMode) {
         this.space = space;
         this.writerMemory = writerMemory;
+        this.accessMode = accessMode;
+    }
+
+    /**
+     * This layer, or one like it (the same new-file space, writer memory of its own) whose
+     * segments are written as {@code mode} says: how {@code CommitLog.open} applies
+     * {@code commitlog_disk_access_mode} to the production layer.
+     */
+    public MappedStorageLayer withAccessMode(DiskAccessMode mode) {
+        if (mode == accessMode) {
+            return this;
+        }
+        WriterMemory memory = mode == DiskAccessMode.DIRECT ? WriterMemory.aligned(DirectFlushBlocks.BLOCK) : new WriterMemory();
+        return new MappedStorageLayer(space, memory, mode);
+    }
+
+    /** How this layer's new segments are written. */
+    public DiskAccessMode accessMode() {
+        return accessMode;
     }
 
     @Override
     public SegmentFile create(Path path, int size, ByteBuffer header, Set<PosixFilePermission> permissions) throws IOException {
         Path temp = path.resolveSibling(path.getFileName() + TEMP_SUFFIX);
         Files.deleteIfExists(temp);
-        try (FileChannel channel = FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(permissions))) {
+        // Zeros written directly leave no page-cache copy of the file that each direct flush would
+        // first have to drop (the kernel invalidates the cached pages a direct write covers).
+        boolean zerosDirectly = accessMode == DiskAccessMode.DIRECT && space == SegmentFileSpace.ZERO_FILL;
+        try (FileChannel channel = zerosDirectly ? DirectChannels.create(temp, permissions)
+                : FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        PosixFilePermissions.asFileAttribute(permissions))) {
             // The create mode is filtered by the umask; set the permissions explicitly as well.
             Files.setPosixFilePermissions(temp, permissions);
-            space.prepare(channel, temp, size);
-            channel.write(header.duplicate().clear(), 0);
+            if (zerosDirectly) {
+                DirectChannels.writeZeros(channel, size, header);
+            } else {
+                space.prepare(channel, temp, size);
+                channel.write(header.duplicate().clear(), 0);
+            }
             channel.force(true);
         } catch (IOException | RuntimeException e) {
             deleteQuietly(temp);
@@ -122,7 +163,22 @@ public final class MappedStorageLayer implements StorageLayer {
         }
         memory.put(0, header.duplicate().clear(), 0, header.capacity());
         try {
-            return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
+            if (accessMode == DiskAccessMode.STANDARD) {
+                return new WritableSegmentFile(path, memory, header.capacity(), openChannel(path, true), writerMemory);
+            }
+            FileChannel channel = DirectChannels.open(path);
+            FileChannel pageCache = null;
+            try {
+                pageCache = openChannel(path, true);
+                RangeWriter writer = new DirectRangeWriter(channel, pageCache, memory);
+                return new WritableSegmentFile(path, memory, header.capacity(), channel, writerMemory, writer);
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                if (pageCache != null) {
+                    pageCache.close();
+                }
+                throw e;
+            }
         } catch (IOException | RuntimeException e) {
             writerMemory.release(memory, header.capacity());
             throw e;

@@ -17,6 +17,13 @@ import net.openhft.chronicle.core.io.IOTools;
  * opened for writing (recovery's tail, the tools' cut) is a private ({@code MAP_PRIVATE}) mapping
  * of it, which the kernel fills from the file page by page and copies on the first store to each.
  *
+ * <p>The write step is a {@link RangeWriter}: {@code pwrite} of exactly those bytes through the
+ * page cache, or, for pooled memory when the layer writes directly
+ * ({@code commitlog_disk_access_mode: direct}), {@code O_DIRECT} writes of the blocks holding them
+ * ({@link DirectFlushBlocks}; a flush carrying the header apart from its range writes those
+ * blocks into the page cache instead). The {@code fdatasync} follows either way: a direct write may sit in the
+ * device's volatile cache.
+ *
  * <p>Why {@code pwrite} rather than a shared mapping and {@code msync(MS_SYNC)}: a sync after
  * stores through a shared mapping also pays the write-protect, TLB shoot-down and page-fault cycle
  * of mapped dirty pages, on every flush (docs/benchmarks.md, "Measurements behind the design", has
@@ -36,20 +43,25 @@ final class WritableSegmentFile implements SegmentFile {
     private final FileChannel channel;
     /** Where the memory goes back on close; null when it is a private mapping of the file, unmapped on close. */
     private final WriterMemory pool;
-    /** A view of {@link #memory} for positional writes (flushes move its position and limit). */
-    private final ByteBuffer writeView;
+    /** How a flush's bytes reach the file before its fdatasync. */
+    private final RangeWriter writer;
     /** The end of the bytes written into the memory: what was there when opened, and every flushed range. Flusher only. */
     private volatile int writtenTo;
     private volatile boolean closed;
 
-    /** {@code memory} holds the file's bytes; those at and past {@code writtenTo} are zero (pooled memory only). */
+    /** {@code memory} holds the file's bytes; those at and past {@code writtenTo} are zero (pooled memory only). Written through the page cache. */
     WritableSegmentFile(Path path, ByteBuffer memory, int writtenTo, FileChannel channel, WriterMemory pool) {
+        this(path, memory, writtenTo, channel, pool, new PageCacheRangeWriter(channel, memory));
+    }
+
+    /** As above, written by {@code writer} (which owns any channel of its own). */
+    WritableSegmentFile(Path path, ByteBuffer memory, int writtenTo, FileChannel channel, WriterMemory pool, RangeWriter writer) {
         this.path = path;
         this.memory = memory;
         this.writtenTo = writtenTo;
         this.channel = channel;
         this.pool = pool;
-        this.writeView = memory.duplicate();
+        this.writer = writer;
     }
 
     @Override
@@ -72,26 +84,15 @@ final class WritableSegmentFile implements SegmentFile {
         if (closed) {
             throw new IOException(path + " is closed");
         }
+        int stableEnd = DirectFlushBlocks.stableEnd(writtenTo, to);
         writtenTo = Math.max(writtenTo, Math.max(headerLength, to));
-        write(0, Math.min(headerLength, from));
-        write(from, to);
-        channel.force(false); // fdatasync: one device flush for header and range
-    }
-
-    /**
-     * pwrite of [from, to) of the memory to the same offsets of the file. A full device is
-     * reported as {@link NoSpaceLeftException}: this step syncs nothing, so the flush may be retried.
-     */
-    private void write(int from, int to) throws IOException {
-        ByteBuffer view = writeView;
-        view.limit(to).position(from);
         try {
-            while (view.hasRemaining()) {
-                channel.write(view, view.position());
-            }
+            writer.write(headerLength, from, to, stableEnd);
         } catch (IOException e) {
+            // This step syncs nothing, so a flush that found the device full may be retried.
             throw isNoSpace(e) ? new NoSpaceLeftException(path, e) : e;
         }
+        channel.force(false); // fdatasync, in both access modes: one device flush for header and range
     }
 
     @Override
@@ -100,6 +101,7 @@ final class WritableSegmentFile implements SegmentFile {
             closed = true;
             try {
                 channel.close();
+                writer.close();
             } catch (IOException ignored) {
                 // Every flush that mattered has returned already; nothing is lost by this close.
             }

@@ -2,6 +2,8 @@ package dev.commitlog.disk;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.function.IntFunction;
 import net.openhft.chronicle.bytes.BytesStore;
 import net.openhft.chronicle.core.io.IOTools;
@@ -27,6 +29,9 @@ import net.openhft.chronicle.core.io.IOTools;
  * kept; more are freed at once. The kept buffers are freed by the garbage collector with the
  * storage layer that owns this pool.
  *
+ * <p>For direct writes ({@link #aligned}) each buffer starts on a block boundary: a slice of one
+ * allocated a block larger, which is the one freed.
+ *
  * <p>Direct buffers count against {@code -XX:MaxDirectMemorySize} (by default the maximum heap
  * size), and a log holds one for every segment not yet flushed to its end (under Periodic, up to a
  * sync period of appends). When the JVM refuses one, {@link #take} returns null and the caller
@@ -41,8 +46,12 @@ final class WriterMemory {
 
     /** Guarded by this. */
     private final ArrayDeque<Released> released = new ArrayDeque<>();
+    /** The allocated buffer each aligned slice handed out or kept is part of: the one to free. Guarded by this. */
+    private final Map<ByteBuffer, ByteBuffer> allocated = new IdentityHashMap<>();
     /** Makes a new, zeroed buffer. */
     private final IntFunction<ByteBuffer> allocate;
+    /** Where buffers start: on a multiple of this many bytes from address 0 (1: anywhere). */
+    private final int alignment;
 
     WriterMemory() {
         this(ByteBuffer::allocateDirect); // zeroed by the JDK
@@ -50,7 +59,17 @@ final class WriterMemory {
 
     /** With {@code allocate} making new buffers (a test's, to run out of memory on command). */
     WriterMemory(IntFunction<ByteBuffer> allocate) {
+        this(allocate, 1);
+    }
+
+    WriterMemory(IntFunction<ByteBuffer> allocate, int alignment) {
         this.allocate = allocate;
+        this.alignment = alignment;
+    }
+
+    /** Buffers that start on a {@code block}-byte boundary, for {@code O_DIRECT} writes. */
+    static WriterMemory aligned(int block) {
+        return new WriterMemory(ByteBuffer::allocateDirect, block);
     }
 
     /**
@@ -61,7 +80,7 @@ final class WriterMemory {
         Released reused = takeReleased(size);
         if (reused == null) {
             try {
-                return allocate.apply(size);
+                return alignment == 1 ? allocate.apply(size) : alignedSlice(allocate.apply(size + alignment), size);
             } catch (OutOfMemoryError e) {
                 return null; // "Cannot reserve ... bytes of direct buffer memory", after the JDK's own GC and retries
             }
@@ -82,8 +101,21 @@ final class WriterMemory {
             }
         }
         if (freed != null) {
-            IOTools.clean(freed.buffer());
+            IOTools.clean(allocatedFor(freed.buffer()));
         }
+    }
+
+    private synchronized ByteBuffer alignedSlice(ByteBuffer whole, int size) {
+        int misalignment = whole.alignmentOffset(0, alignment);
+        ByteBuffer slice = whole.slice(misalignment == 0 ? 0 : alignment - misalignment, size);
+        allocated.put(slice, whole);
+        return slice;
+    }
+
+    /** The buffer to free for {@code buffer}: itself, or the one it is an aligned slice of. */
+    private synchronized ByteBuffer allocatedFor(ByteBuffer buffer) {
+        ByteBuffer whole = allocated.remove(buffer);
+        return whole != null ? whole : buffer;
     }
 
     private synchronized Released takeReleased(int size) {

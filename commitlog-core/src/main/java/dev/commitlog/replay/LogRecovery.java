@@ -240,10 +240,10 @@ public final class LogRecovery {
      * The segment the allocator prepared to follow {@code tail}, ready to be written, or null if
      * {@code after} is not that: the next id (the walk checked the name), starting at the tail's
      * end, the configured size, and no durable mark (no flush ever entered it, so no mark of it can
-     * vouch for bytes past the end); a damaged header is not it. Every byte past its header is made
-     * zero on the device: a clean close leaves it all zeros, so it is only read (the changed range
-     * is empty and nothing is written); bytes from an earlier life of the log (records that followed
-     * a hole or a cut) are zeroed and synced before the log opens. That has to happen here, not in
+     * vouch for bytes past the end); a damaged header is not it. No byte past its header may read
+     * as a frame: a clean close leaves it all zeros, so it is only read (nothing is written); bytes
+     * from an earlier life (records that followed a hole or a cut, a reused file's former records)
+     * are voided by a new life ({@link #renew}) before the log opens. That has to happen here, not in
      * the background: once the tail's end marker is durable, a crash would let replay walk on into
      * this file and return those bytes as records. Reusing it spares an open writing and syncing a
      * new segment's worth of zeros.
@@ -277,7 +277,8 @@ public final class LogRecovery {
     }
 
     /**
-     * Starts a new life of {@code file}: its header again with the next salt and no durable mark,
+     * Starts a new life of {@code file}: its header again with a random new salt ({@link
+     * SegmentHeader#renewalSalt}) and no durable mark,
      * and the zero length word after it, written and synced; the rest of its memory zeroed, not
      * written. No frame written under an earlier salt verifies after this, so stale bytes past the
      * header (a reused file's former records, records cut off after a crash) can never be read as
@@ -286,7 +287,7 @@ public final class LogRecovery {
      * @return the new header
      */
     private static SegmentHeader renew(SegmentFile file, SegmentHeader header) throws IOException {
-        ByteBuffer renewed = SegmentHeader.encode(header.segmentId(), header.basePosition(), header.segmentSize(), header.nextSalt());
+        ByteBuffer renewed = SegmentHeader.encode(header.segmentId(), header.basePosition(), header.segmentSize(), header.renewalSalt());
         file.buffer().put(0, renewed, 0, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         ZeroFill.from(file, SegmentDescriptor.SEGMENT_HEADER_LENGTH);
         file.flush(0, SegmentDescriptor.SEGMENT_HEADER_LENGTH + RecordDescriptor.FRAME_HEADER_LENGTH);

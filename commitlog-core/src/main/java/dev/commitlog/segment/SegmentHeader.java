@@ -5,6 +5,7 @@ import static dev.commitlog.format.SegmentDescriptor.*;
 import dev.commitlog.format.SegmentDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 
 /**
@@ -23,8 +24,9 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
 
     /**
      * A header for a new life of a file: no durable mark yet. A file that held frames before (a
-     * recycled one, or one re-salted by recovery) must get a salt it never had, so its old frames
-     * cannot verify: the old salt plus one ({@link #nextSalt}).
+     * recycled one, or one re-salted by recovery) must get a salt under which none of its old
+     * frames verifies: {@link #nextSalt} for a file that moves to new positions, {@link
+     * #renewalSalt} for one that starts again at the same positions.
      */
     public static ByteBuffer encode(long segmentId, long basePosition, int segmentSize, int salt) {
         ByteBuffer header = ByteBuffer.allocate(SEGMENT_HEADER_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
@@ -39,9 +41,30 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
         return header;
     }
 
-    /** The salt of this file's next life: one above this one's (a version 1 file's is 0). */
+    /**
+     * The salt of this file's next life when it is reused as a later segment: one above this one's
+     * (a version 1 file's is 0), never 0, which means "created new". Its old frames are also at
+     * other log positions, which every frame checksum folds in as well.
+     */
     public int nextSalt() {
-        return salt + 1;
+        int next = salt + 1;
+        return next == 0 ? 1 : next;
+    }
+
+    /**
+     * The salt of a new life of this file at the same log positions (recovery renewing a tail or a
+     * prepared segment that may hold stale bytes): drawn at random, never 0 and never this one.
+     * "One above" is only as good as the header it reads: a header that decodes with an earlier
+     * life's salt (a lost or misdirected header write, a forged one) would lead back to a salt
+     * whose frames lie at these very positions, and they would verify again. A random salt
+     * matches an earlier life's with odds of 2^-32, the odds of any damaged frame passing its CRC.
+     */
+    public int renewalSalt() {
+        int renewed;
+        do {
+            renewed = ThreadLocalRandom.current().nextInt();
+        } while (renewed == 0 || renewed == salt);
+        return renewed;
     }
 
     /**

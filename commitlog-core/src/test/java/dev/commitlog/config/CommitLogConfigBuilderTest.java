@@ -226,6 +226,15 @@ class CommitLogConfigBuilderTest {
     }
 
     @Test
+    void diskAccessModeIsStandardUnlessDirectIsAsked() {
+        assertEquals(DiskAccessMode.STANDARD, CommitLogConfig.builder(DIR).build().diskAccessMode());
+        assertEquals(DiskAccessMode.DIRECT, CommitLogConfig.builder(DIR).diskAccessMode(DiskAccessMode.DIRECT).build().diskAccessMode());
+        assertEquals(DiskAccessMode.STANDARD, CommitLogConfig.builder(DIR).diskAccessMode(DiskAccessMode.DIRECT).diskAccessMode(null)
+                .build().diskAccessMode(), "null unsets it, back to the default");
+        assertNotEquals(CommitLogConfig.builder(DIR).build(), CommitLogConfig.builder(DIR).diskAccessMode(DiskAccessMode.DIRECT).build());
+    }
+
+    @Test
     void filePermissionsWithoutOwnerReadWriteAreRejected() {
         assertRejected(() -> CommitLogConfig.builder(DIR).filePermissions(EnumSet.of(OWNER_READ)).build(),
                 "commitlog_file_mode", "'0400' does not let the owner read and write");
@@ -293,7 +302,8 @@ class CommitLogConfigBuilderTest {
         assertEquals("CommitLogConfig{commitlog_directory: " + DIR + ", commitlog_sync: adaptive, commitlog_sync_period: 10s, "
                 + "commitlog_sync_group_window: 10ms, periodic_commitlog_sync_lag_block: 15s, commitlog_durable_mark_interval: 10ms, "
                 + "commitlog_segment_size: 32MiB, "
-                + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commitlog_recycle_segments: 4, commit_failure_policy: stop, "
+                + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commitlog_recycle_segments: 4, "
+                + "commitlog_disk_access_mode: standard, commit_failure_policy: stop, "
                 + "commitlog_replay_policy: tolerate_tail, commitlog_file_mode: 0600}", text);
     }
 
@@ -302,7 +312,7 @@ class CommitLogConfigBuilderTest {
         CommitLogConfig[] configs = {
             CommitLogConfig.builder(DIR).build(),
             periodicBuilder().syncPeriod(Duration.ofNanos(1_500_001)).periodicLagBlock(Duration.ofMinutes(2))
-                    .segmentSize(1 << 30).maxRecordSize(12345).totalSpace(3L << 30).recycleSegments(4)
+                    .segmentSize(1 << 30).maxRecordSize(12345).totalSpace(3L << 30).recycleSegments(4).diskAccessMode(DiskAccessMode.DIRECT)
                     .commitFailurePolicy(CommitFailurePolicy.DIE).replayPolicy(ReplayPolicy.STRICT)
                     .filePermissions(EnumSet.of(OWNER_READ, OWNER_WRITE, GROUP_READ)).build(),
             CommitLogConfig.builder(DIR).syncMode(SyncMode.GROUP).groupWindow(Duration.ofNanos(500_000)).build(),

@@ -35,6 +35,7 @@ class YamlConfigLoaderTest {
                 + "commitlog_segment_size: 1GiB\n"
                 + "max_record_size: 512KiB\n"
                 + "commitlog_total_space: 20GiB\n"
+                + "commitlog_disk_access_mode: direct\n"
                 + "commit_failure_policy: die\n"
                 + "commitlog_replay_policy: skip_corrupt\n"
                 + "commitlog_file_mode: \"0644\"\n");
@@ -46,6 +47,7 @@ class YamlConfigLoaderTest {
         assertEquals(1 << 30, config.segmentSize());
         assertEquals(512 << 10, config.maxRecordSize());
         assertEquals(20L << 30, config.totalSpace());
+        assertEquals(DiskAccessMode.DIRECT, config.diskAccessMode());
         assertEquals(CommitFailurePolicy.DIE, config.commitFailurePolicy());
         assertEquals(ReplayPolicy.SKIP_CORRUPT, config.replayPolicy());
         assertEquals(EnumSet.of(OWNER_READ, OWNER_WRITE, GROUP_READ, OTHERS_READ), config.filePermissions());
@@ -188,6 +190,15 @@ class YamlConfigLoaderTest {
     void recycleSegmentsIsReadAsACount() {
         rejected(DIR + "commitlog_recycle_segments: four\n", "commitlog_recycle_segments", "'four' is not a whole number");
         rejected(DIR + "commitlog_recycle_segments: -2\n", "commitlog_recycle_segments", "'-2' is out of range");
+    }
+
+    @Test
+    void diskAccessModeIsStandardOrDirect() {
+        assertEquals(DiskAccessMode.STANDARD, CommitLogConfig.parse(DIR + "commitlog_disk_access_mode: standard\n").diskAccessMode());
+        rejected(DIR + "commitlog_disk_access_mode: o_direct\n", "commitlog_disk_access_mode",
+                "'o_direct' is not one of standard | direct");
+        rejected(DIR + "commitlog_disk_access_mode: DIRECT\n", "commitlog_disk_access_mode", "'DIRECT' is not one of standard | direct");
+        rejected(DIR + "commitlog_disk_access_mode: mmap\n", "commitlog_disk_access_mode", "'mmap' is not one of standard | direct");
     }
 
     @Test

@@ -51,6 +51,28 @@ class WriterMemoryTest {
         assertNotSame(a, pool.take(SIZE));
     }
 
+    /** For direct writes: every buffer starts on a block, reused ones too, and one freed goes back whole (its slice cannot be freed). */
+    @Test
+    void anAlignedPoolHandsOutBlockAlignedBuffersAndFreesThemWhole() {
+        WriterMemory pool = WriterMemory.aligned(4096);
+        ByteBuffer a = pool.take(SIZE);
+        ByteBuffer b = pool.take(SIZE);
+        ByteBuffer c = pool.take(SIZE);
+        for (ByteBuffer buffer : new ByteBuffer[] {a, b, c}) {
+            assertEquals(SIZE, buffer.capacity());
+            assertEquals(0, buffer.alignmentOffset(0, 4096), "starts on a 4 KiB boundary");
+            assertTrue(buffer.isDirect());
+        }
+        a.put(SIZE - 1, (byte) 3);
+        pool.release(a, SIZE);
+        pool.release(b, 0);
+        pool.release(c, 0); // frees a: the buffer it is a slice of
+        ByteBuffer again = pool.take(SIZE);
+        assertSame(b, again);
+        assertEquals(0, again.alignmentOffset(0, 4096));
+        assertNotSame(a, pool.take(SIZE));
+    }
+
     /** The pool trusts the end it is told; a byte written past it would reach the next segment. Checked under assertions. */
     @Test
     void aBufferWrittenPastItsReleasedEndIsCaught() {

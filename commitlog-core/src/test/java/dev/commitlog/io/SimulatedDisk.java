@@ -1,5 +1,6 @@
 package dev.commitlog.io;
 
+import dev.commitlog.disk.DirectFlushBlocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -38,6 +39,13 @@ import java.util.function.Predicate;
  * latch, fill the device up so that flushes fail in their write step with
  * {@link NoSpaceLeftException} (retryable), fail every {@link #create} (disk full) until cleared.
  * Every flush call is counted, failed or not.
+ *
+ * <p>{@link #writingDirectly()} makes a disk whose new segments are flushed as
+ * {@code commitlog_disk_access_mode: direct} writes them ({@link DirectFlushBlocks}): whole
+ * blocks of the memory below the stable end, zeros from there to the end of the last block, the
+ * header's block whole (the flushes that write those blocks into the page cache leave the same
+ * bytes). A file opened with {@link #open} is flushed by pages of the memory, as the production
+ * layer writes such a file through the page cache in either mode.
  *
  * <p>Files are keyed by name only, so an image can be reopened under any directory path.
  */
@@ -112,8 +120,17 @@ public final class SimulatedDisk implements StorageLayer {
     private final AtomicReference<String> createFault = new AtomicReference<>();
     private final AtomicInteger createCalls = new AtomicInteger();
     private volatile Consumer<FlushEvent> flushListener = event -> { };
+    /** New segments are flushed as direct writes (see the class comment); crash images inherit it. */
+    private boolean writesDirectly;
 
     public SimulatedDisk() {
+    }
+
+    /** A disk whose new segments are flushed as {@code commitlog_disk_access_mode: direct} writes them. */
+    public static SimulatedDisk writingDirectly() {
+        SimulatedDisk disk = new SimulatedDisk();
+        disk.writesDirectly = true;
+        return disk;
     }
 
     // ---- faults and observation -------------------------------------------------------------
@@ -230,7 +247,7 @@ public final class SimulatedDisk implements StorageLayer {
             Node node = new Node(name, contents);
             files.put(name, node);
             durableNames.put(name, node);
-            return new Handle(node, path, true);
+            return new Handle(node, path, true, writesDirectly ? header.capacity() : -1);
         }
     }
 
@@ -270,7 +287,7 @@ public final class SimulatedDisk implements StorageLayer {
                 Node reused = node.renamed(name(path));
                 files.put(name(path), reused);
                 syncDirectory(path.getParent());
-                return new Handle(reused, path, true);
+                return new Handle(reused, path, true, writesDirectly ? h.capacity() : -1);
             }
             files.remove(name(spare));
         }
@@ -281,7 +298,7 @@ public final class SimulatedDisk implements StorageLayer {
     public SegmentFile open(Path path, boolean writable) throws IOException {
         synchronized (lock) {
             Node node = existing(path);
-            return new Handle(node, path, writable);
+            return new Handle(node, path, writable, -1);
         }
     }
 
@@ -384,7 +401,9 @@ public final class SimulatedDisk implements StorageLayer {
             int length = Math.min(SECTOR, bytes.length - sector[1]);
             System.arraycopy(current, sector[1], bytes, sector[1], length);
         }
-        return holding(image);
+        SimulatedDisk disk = holding(image);
+        disk.writesDirectly = writesDirectly;
+        return disk;
     }
 
     /** A disk whose files (name to contents, durable, names included) are exactly {@code image}. */
@@ -410,12 +429,15 @@ public final class SimulatedDisk implements StorageLayer {
         private final Node node;
         private final Path path;
         private final ByteBuffer buffer;
+        /** Flushed as direct writes: the end of what the flushes (and the header) wrote; -1: by pages. */
+        private int writtenTo;
         private volatile boolean closed;
 
-        Handle(Node node, Path path, boolean writable) {
+        Handle(Node node, Path path, boolean writable, int writtenTo) {
             this.node = node;
             this.path = path;
             this.buffer = writable ? node.current : node.current.asReadOnlyBuffer();
+            this.writtenTo = writtenTo;
         }
 
         @Override
@@ -489,15 +511,47 @@ public final class SimulatedDisk implements StorageLayer {
                 flushListener.accept(event);
                 throw new IOException(syncFailure + " (simulated flush failure of " + path + ")");
             }
-            int pageFrom = from / PAGE * PAGE;
-            int pageTo = Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);
-            int headerTo = Math.min(pageFrom, (headerLength + PAGE - 1) / PAGE * PAGE);
-            synchronized (lock) {
-                node.current.get(0, node.durable, 0, headerTo);
-                node.current.get(pageFrom, node.durable, pageFrom, pageTo - pageFrom);
-                event = new FlushEvent(++flushSequence, node.name, pageFrom, pageTo, false);
+            if (writtenTo >= 0) {
+                event = flushDirectly(headerLength, from, to);
+            } else {
+                int pageFrom = from / PAGE * PAGE;
+                int pageTo = Math.min(size(), (to + PAGE - 1) / PAGE * PAGE);
+                int headerTo = Math.min(pageFrom, (headerLength + PAGE - 1) / PAGE * PAGE);
+                synchronized (lock) {
+                    node.current.get(0, node.durable, 0, headerTo);
+                    node.current.get(pageFrom, node.durable, pageFrom, pageTo - pageFrom);
+                    event = new FlushEvent(++flushSequence, node.name, pageFrom, pageTo, false);
+                }
             }
             flushListener.accept(event);
+        }
+
+        /** The blocks {@link DirectFlushBlocks} says, as the production layer's direct writes leave them on the device. */
+        private FlushEvent flushDirectly(int headerLength, int from, int to) {
+            int stableEnd = DirectFlushBlocks.stableEnd(writtenTo, to);
+            writtenTo = Math.max(writtenTo, Math.max(headerLength, to));
+            int start = 0;
+            int end = 0; // nothing to write: a sync alone
+            boolean headerBlock = DirectFlushBlocks.headerBlockAlone(headerLength, from, to)
+                    || DirectFlushBlocks.throughPageCache(headerLength, from, to); // the same blocks, through the page cache
+            if (from < to) {
+                start = DirectFlushBlocks.rangeStart(headerLength, from);
+                end = Math.min(size(), DirectFlushBlocks.rangeEnd(to));
+            }
+            synchronized (lock) {
+                if (headerBlock) {
+                    writeBlocks(0, DirectFlushBlocks.BLOCK, stableEnd);
+                }
+                writeBlocks(start, end, stableEnd);
+                return new FlushEvent(++flushSequence, node.name, headerBlock ? 0 : start, Math.max(end, headerBlock ? DirectFlushBlocks.BLOCK : 0),
+                        false);
+            }
+        }
+
+        private void writeBlocks(int start, int end, int stableEnd) {
+            int fromMemory = Math.min(end, stableEnd);
+            node.current.get(start, node.durable, start, fromMemory - start);
+            Arrays.fill(node.durable, fromMemory, end, (byte) 0);
         }
 
         @Override

@@ -13,6 +13,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
@@ -81,6 +82,42 @@ class FuzzFindingsTest {
         LogRecovery.Recovered recovered = recover(SimulatedDisk.holding(files), ReplayPolicy.TOLERATE_TAIL);
         assertEquals(pristine.endPosition, appendPosition(recovered), "the log ends where it did");
         assertEquals(pristine.records.size(), recovered.records());
+    }
+
+    /**
+     * The segment prepared after the tail, a reused file whose records were cut off, with its header
+     * rewritten (valid checksum, no mark) naming salt 0, below the salt those records were written
+     * under. Recovery renewed it with "one above" the salt it read, the very salt of those records,
+     * so they verified again past the header of a segment the log was about to roll into.
+     */
+    @Test
+    void aPreparedSegmentWhoseHeaderNamesAnEarlierSaltIsNotRenewedIntoALifeItHad() throws IOException {
+        PristineLog recycled = PristineLog.recycled();
+        TreeMap<String, byte[]> files = recycled.copyOfFiles();
+        files.remove(fileName(4));
+        byte[] tail = files.get(fileName(2));
+        long tailBase = ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN).getLong(BASE_POSITION_OFFSET);
+        ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN).putLong(DURABLE_MARK_OFFSET, tailBase)
+                .putInt(DURABLE_MARK_CRC_OFFSET, SegmentHeader.durableMarkCrc(2, tailBase));
+        Arrays.fill(tail, SEGMENT_HEADER_LENGTH, tail.length, (byte) 0); // the log now ends at segment 2's first frame
+        byte[] reused = files.get(fileName(3));
+        int salt = ByteBuffer.wrap(reused).order(ByteOrder.LITTLE_ENDIAN).getInt(SALT_OFFSET);
+        assertNotEquals(0, salt, "precondition: segment 3 is a reused file");
+        ByteBuffer forged = SegmentHeader.encode(3, tailBase + PristineLog.SEGMENT_SIZE, PristineLog.SEGMENT_SIZE, salt - 1);
+        forged.get(0, reused, 0, SEGMENT_HEADER_LENGTH);
+        SimulatedDisk disk = SimulatedDisk.holding(files);
+
+        LogRecovery.Recovered recovered = LogRecovery.recover(DIRECTORY, disk, PristineLog.SEGMENT_SIZE,
+                PosixFilePermissions.fromString("rw-------"), ReplayPolicy.SKIP_CORRUPT, (file, offset, position, reason, action) -> { });
+        recovered.tail().file().close();
+        assertNotNull(recovered.next(), "segment 3 is kept as the prepared segment");
+        recovered.next().file().close();
+        assertEquals(tailBase + SEGMENT_HEADER_LENGTH, appendPosition(recovered));
+
+        FrameScanner scanner = new FrameScanner();
+        scanner.reset(ByteBuffer.wrap(disk.durableBytes(fileName(3))), tailBase + PristineLog.SEGMENT_SIZE);
+        assertEquals(FrameScanner.Kind.UNWRITTEN, scanner.scan(SEGMENT_HEADER_LENGTH), "no frame at segment 3's first offset");
+        assertEquals(-1, scanner.resync(SEGMENT_HEADER_LENGTH), "no frame of an earlier life verifies anywhere in segment 3");
     }
 
     private static LogRecovery.Recovered recover(SimulatedDisk disk, ReplayPolicy policy) throws IOException {

@@ -3,6 +3,7 @@ package dev.commitlog.bench.probe;
 import com.sun.management.OperatingSystemMXBean;
 import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -19,7 +20,9 @@ import java.util.stream.Stream;
  * the disk footprint small. Uses only the public API, so a baseline build's core jar put first on
  * the class path is measured the same way.
  *
- * <p>Usage: {@code AppendCpuProbe DIR MIB RECORD_BYTES LABEL}.
+ * <p>Usage: {@code AppendCpuProbe DIR MIB RECORD_BYTES LABEL [ACCESS_MODE]}, ACCESS_MODE being
+ * {@code commitlog_disk_access_mode} ({@code standard}, the default, or {@code direct}; a baseline
+ * build without the setting takes only the default).
  */
 public final class AppendCpuProbe {
     private AppendCpuProbe() {
@@ -33,7 +36,11 @@ public final class AppendCpuProbe {
         long appended = 0;
         long cpuStart;
         long wallStart;
-        try (CommitLog log = CommitLog.open(CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC).build())) {
+        CommitLogConfig.Builder config = CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC);
+        if (args.length > 4) {
+            config.diskAccessMode(DiskAccessMode.valueOf(args[4].toUpperCase(Locale.ROOT)));
+        }
+        try (CommitLog log = CommitLog.open(config.build())) {
             for (long warm = 0; warm < (64L << 20); warm += record.length) { // warm up: two segments
                 log.append(record, 0, record.length);
             }

@@ -2,6 +2,7 @@ package dev.commitlog.bench.sut;
 
 import dev.commitlog.SyncTuning;
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.SegmentFileSpace;
 import java.time.Duration;
@@ -13,8 +14,8 @@ import java.util.function.UnaryOperator;
  * The ablation columns ({@code --ablation}, {@code pair}): the commit log with one sync mechanism
  * switched off, to show what it adds. An engine mechanism is switched through the experimental
  * {@link SyncTuning} the column's log is opened with (per log, so every other log in the JVM keeps
- * the defaults); one that is configuration (the durable mark's interval, segment recycling) is
- * changed in the column's config instead; how new segment files get their space is the column's
+ * the defaults); one that is configuration (the durable mark's interval, segment recycling,
+ * direct writes) is changed in the column's config instead; how new segment files get their space is the column's
  * file layer. docs/design.md says what each mechanism is for.
  */
 public enum SyncAblation {
@@ -42,11 +43,20 @@ public enum SyncAblation {
     /** Adaptive deleting discarded segment files. */
     ADAPTIVE_NO_RECYCLE("adaptive-norecycle", SyncMode.ADAPTIVE, "commitlog_recycle_segments: 0",
             UnaryOperator.identity(), config -> config.recycleSegments(0)),
+    /** Batch whose flushes write with O_DIRECT instead of through the page cache. */
+    BATCH_DIRECT("batch-direct", SyncMode.BATCH, "commitlog_disk_access_mode: direct",
+            UnaryOperator.identity(), config -> config.diskAccessMode(DiskAccessMode.DIRECT)),
+    /** Adaptive whose flushes write with O_DIRECT. */
+    ADAPTIVE_DIRECT("adaptive-direct", SyncMode.ADAPTIVE, "commitlog_disk_access_mode: direct",
+            UnaryOperator.identity(), config -> config.diskAccessMode(DiskAccessMode.DIRECT)),
     /** Batch whose new segment files are sparse (only the length set) instead of zero-filled. */
     BATCH_SPARSE("batch-sparse", SyncMode.BATCH, "sparse new segment files (MappedStorageLayer(SPARSE))", SegmentFileSpace.SPARSE),
     /** Batch whose new segment files are preallocated by the fallocate command instead of zero-filled. */
     BATCH_FALLOCATE("batch-fallocate", SyncMode.BATCH, "fallocated new segment files (MappedStorageLayer(FALLOCATE_COMMAND))",
-            SegmentFileSpace.FALLOCATE_COMMAND);
+            SegmentFileSpace.FALLOCATE_COMMAND),
+    /** Batch whose new segment files get their zeros in one go, not a synced MiB at a time. */
+    BATCH_UNPACED_ZEROS("batch-unpaced-zeros", SyncMode.BATCH, "zeros in one go (MappedStorageLayer(ZERO_FILL_UNPACED))",
+            SegmentFileSpace.ZERO_FILL_UNPACED);
 
     private final String label;
     private final SyncMode mode;

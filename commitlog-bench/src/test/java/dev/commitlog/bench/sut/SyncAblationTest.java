@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.commitlog.SyncTuning;
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.DiskAccessMode;
 import dev.commitlog.config.SyncMode;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,5 +43,15 @@ class SyncAblationTest {
                 new CommitLogContender(SyncAblation.BATCH_CLASSIC).config(dir), "a tuning column keeps the default config");
         assertEquals("batch-mark-every-flush: commitlog batch with commitlog_durable_mark_interval: 0ms",
                 new CommitLogContender(SyncAblation.BATCH_EVERY_MARK).settings());
+    }
+
+    @Test
+    void theDirectColumnsChangeOnlyTheAccessModeInTheirConfig() {
+        Path dir = Path.of("/var/lib/commitlog");
+        assertEquals(CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).diskAccessMode(DiskAccessMode.DIRECT).build(),
+                new CommitLogContender(SyncAblation.BATCH_DIRECT).config(dir));
+        assertEquals(CommitLogConfig.builder(dir).syncMode(SyncMode.ADAPTIVE).diskAccessMode(DiskAccessMode.DIRECT).build(),
+                new CommitLogContender(SyncAblation.ADAPTIVE_DIRECT).config(dir));
+        assertEquals(ENGINE, SyncAblation.ADAPTIVE_DIRECT.tuning());
     }
 }
