@@ -121,6 +121,7 @@ final class PristineLog {
             for (int i = 0; log.durablePosition() < first + 2L * SEGMENT_SIZE + SEGMENT_SIZE / 3; i++) {
                 if (!discarded && log.durablePosition() > first + SEGMENT_SIZE / 2) {
                     log.discardUpTo(log.durablePosition()); // segment 0 becomes the spare segment 3 is made from
+                    awaitSpare(disk); // else, late on a busy machine, segment 3 would be made new and 4 from the spare
                     discarded = true;
                 }
                 if (i == 7) {
@@ -147,6 +148,17 @@ final class PristineLog {
             throw new AssertionError("the recycled pristine log is not segments 1 to 4 with a reused tail: " + files.keySet());
         }
         return new PristineLog(files, new TreeMap<>(records.tailMap(first, true)), end);
+    }
+
+    /** Segment retirement is asynchronous: waits until a discarded file has become a spare. */
+    private static void awaitSpare(SimulatedDisk disk) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (disk.fileNames().stream().noneMatch(name -> name.endsWith(SegmentDescriptor.RECYCLE_SUFFIX))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no discarded segment became a spare within 30 s: " + disk.fileNames());
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
     }
 
     /**
