@@ -51,7 +51,7 @@ final class GroupCompaction {
         return cut;
     }
 
-    /** The lowest position any group still needs (see the class doc). */
+    /** The lowest position any group still needs (see the class doc): O(groups), each index keeps its lowest position. */
     long lowestNeeded() {
         long cut = log.durablePosition(); // first: whatever is appended from now on lies at or above it
         for (GroupState group : registry.groups()) {
