@@ -83,7 +83,7 @@ public final class CommitLogLogStorage implements LogStorage {
             LOG.error("Raft log storage {}: init refused: {}", groupKey, closedReason());
             return false;
         }
-        CommitLogLogStorage holder = shared.live().claim(groupKey, this);
+        Object holder = shared.live().claim(groupKey, this);
         if (holder != null) {
             LOG.error("Raft log storage {}: init refused: {}", groupKey, shared.liveElsewhere(groupKey, holder));
             return false;

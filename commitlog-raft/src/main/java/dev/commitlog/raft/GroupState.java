@@ -31,6 +31,8 @@ final class GroupState {
      * it rebuilds the group's bounds. Guarded by mutex.
      */
     private long basePosition = -1;
+    /** Position of the group's DROP record, or -1 while the group lives; written under mutex, read by the registry. */
+    private volatile long droppedAt = -1;
 
     GroupState(int id) {
         this.id = id;
@@ -68,6 +70,11 @@ final class GroupState {
      * {@link PositionIndex#restore}); truncations cut configuration positions as they cut entries.
      */
     void replay(long position, ByteBuffer record) {
+        if (dropped()) {
+            throw new IllegalStateException("record of kind " + RaftRecord.kind(record) + " at log position " + position
+                    + " names Raft group id " + id + ", which the DROP record at " + droppedAt + " ended: no record of a dropped"
+                    + " group follows its DROP");
+        }
         switch (RaftRecord.kind(record)) {
             case RaftRecord.GROUP -> bind(RaftRecord.key(record), position);
             case RaftRecord.DATA, RaftRecord.DATA_CHECKSUM, RaftRecord.ENTRY -> {
@@ -86,6 +93,7 @@ final class GroupState {
                 configurations.tailMap(last, false).clear();
                 bind(RaftRecord.key(record), position);
             }
+            case RaftRecord.DROP -> drop(position);
             default -> throw new IllegalStateException("record of unknown kind " + RaftRecord.kind(record) + " at log position "
                     + position + " for Raft group id " + id);
         }
@@ -115,6 +123,20 @@ final class GroupState {
         configurations.clear();
         index.put(nextLogIndex, position);
         noteEntry(nextLogIndex, position, configuration);
+    }
+
+    /**
+     * The group was dropped by the DROP record at {@code position}: its entries and configurations
+     * go, and so does its key (the registry forgets it; a storage of the key later gets a new group).
+     */
+    void drop(long position) {
+        index.clear();
+        configurations.clear();
+        droppedAt = position;
+    }
+
+    boolean dropped() {
+        return droppedAt >= 0;
     }
 
     /** The CHECKPOINT record of the current state; call under mutex. */

@@ -230,6 +230,16 @@ final class PositionIndex {
         }
     }
 
+    /** Drops every entry and its bounds, giving back the slots: the index of a group that was dropped. */
+    void clear() {
+        first = 1;
+        last = 0;
+        firstFixed = false;
+        positions = new long[0];
+        entries = 0;
+        noEntries();
+    }
+
     /** Drops every entry; the next entry is {@code nextLogIndex}. */
     void reset(long nextLogIndex) {
         first = nextLogIndex;

@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One commit log shared by the log storages of many Raft groups: each group's records carry its
@@ -22,6 +24,7 @@ import java.util.WeakHashMap;
  * {@code shutdown} (see {@link #storage}). Once this is closed no storage over it inits again.
  */
 public final class RaftCommitLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftCommitLog.class);
     /**
      * The logs wrapped now, by identity (CommitLog keeps Object's equals). Group ids are handed out
      * by one wrapper's registry, so two wrappers of one log would give two groups the same id.
@@ -75,18 +78,75 @@ public final class RaftCommitLog implements AutoCloseable {
      */
     public CommitLogLogStorage storage(String groupKey, RaftOptions raftOptions) {
         checkOpen();
-        CommitLogLogStorage holder = live.holder(groupKey);
+        Object holder = live.holder(groupKey);
         if (holder != null) {
             throw new IllegalStateException(liveElsewhere(groupKey, holder));
         }
         return new CommitLogLogStorage(this, groupKey, raftOptions);
     }
 
-    /** Why a second storage of {@code groupKey} is refused while {@code holder} is live. */
-    String liveElsewhere(String groupKey, CommitLogLogStorage holder) {
+    /** Why a second storage of {@code groupKey} is refused while {@code holder} (a storage, or a drop) holds the key. */
+    String liveElsewhere(String groupKey, Object holder) {
+        if (holder == LiveStorages.DROPPING) {
+            return "Raft group key " + groupKey + " on commit log " + log.config().directory() + " is being dropped"
+                    + " (RaftCommitLog.drop); init a storage of it once the drop returned, and it starts empty";
+        }
         return "Raft group key " + groupKey + " already has a live log storage on commit log " + log.config().directory() + " ("
                 + holder + ", inited and not shut down): a key takes one live storage at a time; give every node of the"
                 + " process its own log URI, or shut the other storage down first";
+    }
+
+    /**
+     * Drops the group {@code groupKey} names, for good: one DROP record, durable before this
+     * returns, empties it, so its entries no longer hold the shared log's segments and a restart
+     * does not bring it back. The key's binding ends: a storage of the same key inited later starts
+     * an empty group. Call it when the node leaves the group (after the group's node has shut down).
+     *
+     * <p>The group's storage must not be live: a live storage is its node's log, and the node would
+     * go on appending entries of a group the log no longer has. So this refuses, changing nothing,
+     * rather than shutting the storage down under its node; shut the node down first
+     * ({@code Node.shutdown} shuts its log storage down). While the drop runs, a storage of the key
+     * does not init ({@code init} returns false and says why).
+     *
+     * @throws IllegalArgumentException if no group of {@code groupKey} is on this log (never inited, or dropped already)
+     * @throws IllegalStateException    if a storage of {@code groupKey} is live, or this log is closed
+     * @throws dev.commitlog.CommitLogException if the DROP record could not be made durable: the group stays as it was
+     */
+    public void drop(String groupKey) {
+        Objects.requireNonNull(groupKey, "groupKey");
+        checkOpen();
+        Object holder = live.claim(groupKey, LiveStorages.DROPPING);
+        if (holder != null) {
+            throw new IllegalStateException("cannot drop Raft group key " + groupKey + " on commit log " + log.config().directory()
+                    + ": it is held by " + holder + "; shut the group's node down first (Node.shutdown shuts its log storage"
+                    + " down), then drop it");
+        }
+        try {
+            GroupState state = groups.find(groupKey);
+            if (state == null) {
+                throw new IllegalArgumentException("no Raft group of key " + groupKey + " on commit log " + log.config().directory()
+                        + ": a key has a group once a storage of it was inited, until it is dropped");
+            }
+            synchronized (state.mutex) { // no write of the group is half-way, and compaction checkpoints it before or not at all
+                byte[] record = RaftRecord.drop(state.id);
+                long position = log.append(record, 0, record.length, Ack.DURABLE);
+                state.lock.writeLock().lock();
+                try {
+                    state.drop(position);
+                } finally {
+                    state.lock.writeLock().unlock();
+                }
+            }
+            groups.forget(state);
+        } finally {
+            live.release(groupKey, LiveStorages.DROPPING);
+        }
+        try {
+            firstIndexMoved();
+        } catch (RuntimeException e) { // the drop is durable and done; the segments go at the next compaction
+            LOG.warn("Raft group {} dropped; compacting the shared log {} failed, it keeps its segments", groupKey,
+                    log.config().directory(), e);
+        }
     }
 
     /** The live storage of each group key. */
@@ -122,7 +182,7 @@ public final class RaftCommitLog implements AutoCloseable {
         return compaction.compact(0);
     }
 
-    /** After a group's first index moved: compacts if the cut gains at least a segment. */
+    /** After a group's first index moved (or a group went): compacts if the cut gains at least a segment. */
     void firstIndexMoved() {
         compaction.compact(log.config().segmentSize());
     }

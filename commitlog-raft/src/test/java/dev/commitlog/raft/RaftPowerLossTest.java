@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Simulated power loss under Raft log storages that share one commit log: every acknowledged
- * appendEntries, truncatePrefix, truncateSuffix and reset survives, and a call in flight is
+ * appendEntries, truncatePrefix, truncateSuffix, reset and drop survives, and a call in flight is
  * either wholly there or absent (an append may keep a prefix of its entries). See
  * {@link RaftPowerLossScenario} for the run and the checks.
  */
@@ -31,6 +31,7 @@ class RaftPowerLossTest {
         RaftPowerLossScenario.Counts counts = new RaftPowerLossScenario(mode, seed, dir, TARGET_IMAGES, CALLS_PER_GROUP).run();
         System.out.printf("raft power loss %s: %s (seed %d)%n", mode, counts, seed);
         assertTrue(counts.images >= TARGET_IMAGES / 2, () -> "too few images: " + counts);
+        assertTrue(counts.drops > 0, () -> "no group was dropped: " + counts);
     }
 
     @Tag("slow")

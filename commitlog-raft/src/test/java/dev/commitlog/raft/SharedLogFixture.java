@@ -65,6 +65,15 @@ final class SharedLogFixture implements AutoCloseable {
         keys.forEach(this::storage);
     }
 
+    /** What a node that leaves a group does: its storage shut down, then the group dropped from the shared log. */
+    void drop(String key) {
+        CommitLogLogStorage storage = storages.remove(key);
+        if (storage != null) {
+            storage.shutdown();
+        }
+        shared.drop(key);
+    }
+
     /** Every index from first to last with its entry (null for a hole), and the configurations loaded at init. */
     record GroupSnapshot(long first, long last, List<LogEntry> entries, List<String> configurations) {
         /** Fails naming the first field or index that differs (the records' own toString is too long to read). */
