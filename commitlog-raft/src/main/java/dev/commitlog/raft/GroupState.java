@@ -31,6 +31,9 @@ final class GroupState {
      * it rebuilds the group's bounds. Guarded by mutex.
      */
     private long basePosition = -1;
+    /** Entries and record bytes appended since the log was opened, counted per batch; written under mutex. */
+    private volatile long appendedEntries;
+    private volatile long appendedBytes;
     /** Position of the group's DROP record, or -1 while the group lives; written under mutex, read by the registry. */
     private volatile long droppedAt = -1;
 
@@ -137,6 +140,20 @@ final class GroupState {
 
     boolean dropped() {
         return droppedAt >= 0;
+    }
+
+    /** A batch of {@code entries} records, {@code bytes} in all, appended; call under mutex. */
+    void appended(int entries, long bytes) {
+        appendedEntries += entries; // one writer (under mutex): a plain read-add, then a volatile store
+        appendedBytes += bytes;
+    }
+
+    long appendedEntries() {
+        return appendedEntries;
+    }
+
+    long appendedBytes() {
+        return appendedBytes;
     }
 
     /** The CHECKPOINT record of the current state; call under mutex. */

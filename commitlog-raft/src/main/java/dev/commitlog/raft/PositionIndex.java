@@ -230,6 +230,39 @@ final class PositionIndex {
         }
     }
 
+    /**
+     * Moves every entry to a new position: {@code moved[k]} for the {@code k}-th entry in index
+     * order, each above the one before and above every position put so far (a rewrite's copies).
+     * The positions then rise with the index.
+     */
+    void moveAll(long[] moved) {
+        if (moved.length != entries) {
+            throw new IllegalArgumentException(moved.length + " positions for " + entries + " entries");
+        }
+        if (moved.length == 0) {
+            return;
+        }
+        for (int k = 0; k < moved.length; k++) { // checked whole before anything changes
+            long floor = k == 0 ? highest : moved[k - 1];
+            if (moved[k] <= floor) {
+                throw new IllegalArgumentException("moved position " + moved[k] + " is not above " + floor
+                        + ": a rewrite's copies lie past everything put, in index order");
+            }
+        }
+        int k = 0;
+        for (int slot = 0, n = (int) (last - first + 1); slot < n; slot++) {
+            if (positions[slot] >= 0) {
+                if (k == 0) {
+                    lowestIndex = first + slot;
+                }
+                positions[slot] = moved[k++];
+            }
+        }
+        lowest = moved[0];
+        highest = moved[moved.length - 1];
+        ordered = true;
+    }
+
     /** Drops every entry and its bounds, giving back the slots: the index of a group that was dropped. */
     void clear() {
         first = 1;

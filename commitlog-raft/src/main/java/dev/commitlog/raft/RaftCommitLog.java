@@ -35,11 +35,16 @@ public final class RaftCommitLog implements AutoCloseable {
     private final boolean owned;
     private final GroupRegistry groups;
     private final GroupCompaction compaction;
+    private final GroupRewrite rewrite;
+    private final RetentionBound bound;
+    private final RaftLogOptions options;
     private final LiveStorages live = new LiveStorages();
     private volatile boolean closed;
 
-    private RaftCommitLog(CommitLog log, boolean owned) {
+    private RaftCommitLog(CommitLog log, boolean owned, RaftLogOptions options) {
         this.log = Objects.requireNonNull(log, "log");
+        this.options = Objects.requireNonNull(options, "options");
+        options.checkAgainst(log.config().segmentSize(), log.config().directory());
         if (!WRAPPED.add(log)) {
             throw new IllegalStateException("commit log " + log.config().directory() + " is already wrapped by an open"
                     + " RaftCommitLog; share that one (group ids are handed out per wrapper) or close it first");
@@ -47,20 +52,57 @@ public final class RaftCommitLog implements AutoCloseable {
         this.owned = owned;
         this.groups = new GroupRegistry(log);
         this.compaction = new GroupCompaction(log, groups);
+        this.rewrite = new GroupRewrite(log);
+        this.bound = new RetentionBound(log, groups, compaction, rewrite, options);
     }
 
-    /** Opens a commit log for Raft groups; {@link #close()} closes it. */
+    /** Opens a commit log for Raft groups, with no bound on what lagging groups keep; {@link #close()} closes it. */
     public static RaftCommitLog open(CommitLogConfig config) throws IOException {
-        return new RaftCommitLog(CommitLog.open(config), true);
+        return open(config, RaftLogOptions.defaults());
     }
 
     /**
-     * Wraps a log the caller opened and closes itself; {@link #close()} leaves it open.
+     * Opens a commit log for Raft groups, bounded as {@code options} say; {@link #close()} closes it.
+     *
+     * @throws IllegalArgumentException if {@code options.maxRetainedBytes()} is below
+     *                                  {@link RaftLogOptions#MIN_RETAINED_SEGMENTS} segments; nothing is opened
+     */
+    public static RaftCommitLog open(CommitLogConfig config, RaftLogOptions options) throws IOException {
+        Objects.requireNonNull(options, "options");
+        options.checkAgainst(config.segmentSize(), config.directory());
+        CommitLog log = CommitLog.open(config);
+        try {
+            return new RaftCommitLog(log, true, options);
+        } catch (RuntimeException e) {
+            log.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Wraps a log the caller opened and closes itself, with no bound on what lagging groups keep;
+     * {@link #close()} leaves it open.
      *
      * @throws IllegalStateException if another open {@code RaftCommitLog} wraps {@code log}
      */
     public static RaftCommitLog over(CommitLog log) {
-        return new RaftCommitLog(log, false);
+        return over(log, RaftLogOptions.defaults());
+    }
+
+    /**
+     * Wraps a log the caller opened and closes itself, bounded as {@code options} say;
+     * {@link #close()} leaves it open.
+     *
+     * @throws IllegalStateException    if another open {@code RaftCommitLog} wraps {@code log}
+     * @throws IllegalArgumentException if {@code options.maxRetainedBytes()} is below
+     *                                  {@link RaftLogOptions#MIN_RETAINED_SEGMENTS} segments of {@code log}
+     */
+    public static RaftCommitLog over(CommitLog log, RaftLogOptions options) {
+        return new RaftCommitLog(log, false, options);
+    }
+
+    public RaftLogOptions options() {
+        return options;
     }
 
     /**
@@ -198,6 +240,19 @@ public final class RaftCommitLog implements AutoCloseable {
 
     GroupCompaction compaction() {
         return compaction;
+    }
+
+    GroupRewrite rewrite() {
+        return rewrite;
+    }
+
+    RetentionBound bound() {
+        return bound;
+    }
+
+    /** After a storage's batch ending at {@code position}: the retained-bytes check, when one is due. */
+    void appended(long position) {
+        bound.appended(position);
     }
 
     /**
