@@ -34,6 +34,10 @@ final class GroupRewrite {
         this.log = log;
     }
 
+    /** A group's live entries as copies to append, in index order, and the bytes they take. */
+    record Copies(long[] indexes, byte[][] records, long bytes) {
+    }
+
     /**
      * Rewrites {@code group}'s live entries forward if their records total at most
      * {@code maxBytes}; returns the bytes copied, or -1 if it did nothing (too large, no entry, or
@@ -41,52 +45,23 @@ final class GroupRewrite {
      */
     long rewrite(GroupState group, long maxBytes) {
         synchronized (group.mutex) {
-            PositionIndex index = group.index();
-            if (group.dropped() || index.entries() == 0 || index.entries() > maxBytes) { // a record takes a byte at least
+            Copies copies = copies(group, maxBytes);
+            if (copies == null) {
                 return -1;
             }
-            int count = Math.toIntExact(index.entries());
-            byte[][] copies = new byte[count][];
-            long[] indexes = new long[count];
-            long bytes = 0;
-            int k = 0;
-            for (long i = index.first(); i <= index.last(); i++) {
-                long position = index.get(i);
-                if (position < 0) {
-                    continue;
-                }
-                byte[] record = log.readAt(position); // the index changes only under this mutex: the record is there
-                bytes += record.length;
-                if (bytes > maxBytes) {
-                    return -1;
-                }
-                if (record[0] == RaftRecord.RESET) {
-                    record[0] = RaftRecord.ENTRY; // the same layout; an ENTRY puts the entry, a RESET would clear the group first
-                }
-                copies[k] = record;
-                indexes[k++] = i;
-            }
-            int[] configurationSlots = new int[group.configurations().size()];
-            int c = 0;
-            for (long configurationIndex : group.configurations().keySet()) {
-                int at = Arrays.binarySearch(indexes, configurationIndex);
-                if (at < 0) {
-                    throw new IllegalStateException("Raft group id " + group.id + " has a configuration entry at index " + configurationIndex
-                            + " that its index does not hold");
-                }
-                configurationSlots[c++] = at;
-            }
+            int[] configurationSlots = configurationSlots(group, copies.indexes());
+            int count = copies.records().length;
             long[] moved = new long[count];
             long[] batchPositions = new long[CommitLog.MAX_BATCH];
             for (int from = 0; from < count; from += CommitLog.MAX_BATCH) {
                 int n = Math.min(CommitLog.MAX_BATCH, count - from);
-                log.appendBatch(Arrays.copyOfRange(copies, from, from + n), batchPositions, Ack.DURABLE);
+                log.appendBatch(Arrays.copyOfRange(copies.records(), from, from + n), batchPositions, Ack.DURABLE);
                 System.arraycopy(batchPositions, 0, moved, from, n);
             }
             group.lock.writeLock().lock();
             try {
-                index.moveAll(moved);
-                c = 0;
+                group.index().moveAll(moved);
+                int c = 0;
                 for (Map.Entry<Long, Long> configuration : group.configurations().entrySet()) {
                     configuration.setValue(moved[configurationSlots[c++]]);
                 }
@@ -96,10 +71,60 @@ final class GroupRewrite {
             synchronized (this) {
                 rewrites++;
                 entriesRewritten += count;
-                bytesRewritten += bytes;
+                bytesRewritten += copies.bytes();
             }
-            return bytes;
+            return copies.bytes();
         }
+    }
+
+    /**
+     * The copies of {@code group}'s live entries, or null if there is none, the group was dropped,
+     * or they take more than {@code maxBytes}. Call under the group's mutex.
+     */
+    Copies copies(GroupState group, long maxBytes) {
+        PositionIndex index = group.index();
+        if (group.dropped() || index.entries() == 0 || index.entries() > maxBytes) { // a record takes a byte at least
+            return null;
+        }
+        int count = Math.toIntExact(index.entries());
+        byte[][] records = new byte[count][];
+        long[] indexes = new long[count];
+        long bytes = 0;
+        int k = 0;
+        for (long i = index.first(); i <= index.last(); i++) {
+            long position = index.get(i);
+            if (position < 0) {
+                continue;
+            }
+            byte[] record = log.readAt(position); // the index changes only under the mutex: the record is there
+            bytes += record.length;
+            if (bytes > maxBytes) {
+                return null;
+            }
+            if (record[0] == RaftRecord.RESET) {
+                // The same layout. Replayed, a RESET copy would clear the group: after a crash that kept
+                // it but not the copies after it, the entries after it would be gone.
+                record[0] = RaftRecord.ENTRY;
+            }
+            records[k] = record;
+            indexes[k++] = i;
+        }
+        return new Copies(indexes, records, bytes);
+    }
+
+    /** Where each configuration entry of {@code group} is among the copies, in the configurations' order. */
+    private static int[] configurationSlots(GroupState group, long[] indexes) {
+        int[] slots = new int[group.configurations().size()];
+        int c = 0;
+        for (long configurationIndex : group.configurations().keySet()) {
+            int at = Arrays.binarySearch(indexes, configurationIndex);
+            if (at < 0) {
+                throw new IllegalStateException("Raft group id " + group.id + " has a configuration entry at index " + configurationIndex
+                        + " that its index does not hold");
+            }
+            slots[c++] = at;
+        }
+        return slots;
     }
 
     synchronized int rewrites() {

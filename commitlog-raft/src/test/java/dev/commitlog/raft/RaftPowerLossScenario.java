@@ -36,7 +36,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One power-loss run over Raft log storages: {@value #GROUPS} groups share one commit log on a
  * {@link SimulatedDisk}, each driven by its own thread through random appendEntries,
- * truncatePrefix, truncateSuffix and reset calls that follow Raft's rules (appends continue at
+ * truncatePrefix, truncateSuffix, reset and drop calls (and rewrites of any group's entries
+ * forward, which change no group's log) that follow Raft's rules (appends continue at
  * the last index + 1; truncateSuffix never cuts at or below the commit index the driver models;
  * truncatePrefix never past it + 1). Each driver keeps the history of its group's {@link ModelLog}:
  * state {@code k} is the log after its {@code k}-th call.
@@ -68,6 +69,7 @@ final class RaftPowerLossScenario {
     private final AtomicIntegerArray started = new AtomicIntegerArray(GROUPS);
     private final AtomicIntegerArray acked = new AtomicIntegerArray(GROUPS);
     private final AtomicInteger drops = new AtomicInteger();
+    private final AtomicInteger rewrites = new AtomicInteger();
     private final List<Image> images = new CopyOnWriteArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CrashImageSchedule schedule;
@@ -84,6 +86,8 @@ final class RaftPowerLossScenario {
         long segmentsDiscarded;
         /** Groups the live run dropped (each then started again, empty, under its key). */
         long drops;
+        /** Groups whose live entries the live run rewrote forward (and then compacted). */
+        long rewrites;
 
         void add(Counts other) {
             addImages(other);
@@ -94,12 +98,13 @@ final class RaftPowerLossScenario {
             appendPrefixes += other.appendPrefixes;
             segmentsDiscarded += other.segmentsDiscarded;
             drops += other.drops;
+            rewrites += other.rewrites;
         }
 
         @Override
         public String toString() {
             return super.toString() + ", " + acknowledgedCallsChecked + " acknowledged calls checked (summed over images), " + entriesVerified + " entries verified; calls in"
-                    + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes; " + segmentsDiscarded + " segments discarded by the live log; " + drops + " groups dropped";
+                    + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes; " + segmentsDiscarded + " segments discarded by the live log; " + drops + " groups dropped, " + rewrites + " rewritten forward";
         }
     }
 
@@ -179,6 +184,7 @@ final class RaftPowerLossScenario {
         counts.fromFlushEvents = schedule.flushImages();
         counts.segmentsDiscarded = disk.createCalls() - disk.fileNames().size();
         counts.drops = drops.get();
+        counts.rewrites = rewrites.get();
         Path reopen = Files.createDirectories(root.resolve("reopen"));
         for (Image image : images) {
             verify(image, reopen, counts);
@@ -190,7 +196,7 @@ final class RaftPowerLossScenario {
      * One group's calls, each recorded in the history (as started) before it is made and counted as
      * acked after it returns. A drop shuts the storage down, drops the group and inits a new
      * storage of the key, which starts empty; images are also taken right before and right after
-     * each drop.
+     * each drop. A rewrite (of any group's entries, forward) is no call of the group's log.
      */
     private void drive(int group, RaftCommitLog shared, CommitLogLogStorage first) {
         CommitLogLogStorage[] current = {first};
@@ -239,6 +245,9 @@ final class RaftPowerLossScenario {
                         current[0] = again;
                     };
                     drops.incrementAndGet();
+                } else if (choice < 36) {
+                    rewriteForward(shared, random.nextInt(GROUPS));
+                    continue; // no call of this group's log: its state stays
                 } else {
                     int n = 1 + random.nextInt(MAX_APPEND);
                     long[] terms = new long[n];
@@ -269,6 +278,21 @@ final class RaftPowerLossScenario {
             }
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
+        }
+    }
+
+    /**
+     * Rewrites group {@code target}'s live entries forward (whichever driver runs that group, its
+     * calls wait for the rewrite), then compacts, which discards the old records once no group
+     * needs them; an image is taken right after. The group's state must be the same before,
+     * during and after.
+     */
+    private void rewriteForward(RaftCommitLog shared, int target) {
+        GroupState state = shared.groups().find(groupKey(target));
+        if (state != null && shared.rewrite().rewrite(state, Long.MAX_VALUE) >= 0) {
+            rewrites.incrementAndGet();
+            shared.compact();
+            schedule.takeIfCapturing("after a rewrite of " + groupKey(target));
         }
     }
 
