@@ -156,6 +156,19 @@ final class GroupState {
         return appendedBytes;
     }
 
+    /** This group's figures, read under the index's read lock (never waiting for a write's flush). */
+    RaftGroupStats stats(long durablePosition) {
+        lock.readLock().lock();
+        try {
+            long lowest = index.lowestPosition();
+            long pinned = lowest < durablePosition ? durablePosition - lowest : 0;
+            return new RaftGroupStats(key, index.entries(), index.first(), index.last(), appendedEntries, appendedBytes, lowest, pinned,
+                    System.nanoTime());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** The CHECKPOINT record of the current state; call under mutex. */
     byte[] checkpoint() {
         return RaftRecord.checkpoint(id, index.first(), index.last(), index.firstFixed(), keyBytes);

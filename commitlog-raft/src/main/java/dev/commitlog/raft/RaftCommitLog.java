@@ -6,8 +6,11 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import org.slf4j.Logger;
@@ -273,6 +276,37 @@ public final class RaftCommitLog implements AutoCloseable {
             return Ack.DURABLE;
         }
         return Ack.MODE;
+    }
+
+    /**
+     * Every group's figures now (see {@link RaftGroupStats}), in no particular order: O(groups),
+     * nothing waits for a flush. Published to Micrometer, tagged by group, by
+     * {@code commitlog-micrometer}'s {@code RaftGroupMeterBinder}.
+     *
+     * @throws IllegalStateException if this log is closed
+     */
+    public List<RaftGroupStats> groupStats() {
+        checkOpen();
+        long durable = log.durablePosition();
+        List<GroupState> all = groups.groups();
+        List<RaftGroupStats> stats = new ArrayList<>(all.size());
+        for (GroupState group : all) {
+            stats.add(group.stats(durable));
+        }
+        return stats;
+    }
+
+    /**
+     * The figures of the group {@code groupKey} names, or empty if no group of it is on this log
+     * (never inited, or dropped).
+     *
+     * @throws IllegalStateException if this log is closed
+     */
+    public Optional<RaftGroupStats> groupStats(String groupKey) {
+        Objects.requireNonNull(groupKey, "groupKey");
+        checkOpen();
+        GroupState group = groups.find(groupKey);
+        return group == null ? Optional.empty() : Optional.of(group.stats(log.durablePosition()));
     }
 
     /** Closes the shared log (if this opened it); storages over it no longer init. Idempotent. */
