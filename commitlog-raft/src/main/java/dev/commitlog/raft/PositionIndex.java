@@ -31,11 +31,13 @@ final class PositionIndex {
     static final int MAX_GAP = 1 << 16;
 
     private static final long NONE = Long.MAX_VALUE;
+    /** Slots of a new or emptied index: an idle group costs little; a busy one doubles from there. */
+    private static final int MIN_CAPACITY = 16;
 
     private long first = 1;
     private long last = 0;
     private boolean firstFixed;
-    private long[] positions = new long[64];
+    private long[] positions = new long[MIN_CAPACITY];
     /** The lowest position of any entry and its index; {@link #NONE} when there is no entry. */
     private long lowest = NONE;
     private long lowestIndex;
@@ -198,11 +200,14 @@ final class PositionIndex {
             first = firstIndexKept;
             last = firstIndexKept - 1;
             noEntries();
+            positions = shrunk(positions, 0);
             return;
         }
         int drop = (int) (firstIndexKept - first);
         int keep = (int) (last - firstIndexKept + 1);
-        System.arraycopy(positions, drop, positions, 0, keep);
+        long[] kept = shrunk(positions, keep);
+        System.arraycopy(positions, drop, kept, 0, keep);
+        positions = kept;
         first = firstIndexKept;
         if (lowest != NONE && lowestIndex < firstIndexKept) {
             if (ordered) {
@@ -275,6 +280,7 @@ final class PositionIndex {
 
     /** Drops every entry; the next entry is {@code nextLogIndex}. */
     void reset(long nextLogIndex) {
+        positions = shrunk(positions, 0);
         first = nextLogIndex;
         last = nextLogIndex - 1;
         firstFixed = true;
@@ -289,7 +295,7 @@ final class PositionIndex {
      */
     void restoreBounds(long newFirst, long newLast, boolean newFirstFixed) {
         int size = (int) Math.max(0, newLast - newFirst + 1);
-        long[] rebuilt = new long[Math.max(64, size)];
+        long[] rebuilt = new long[Math.max(MIN_CAPACITY, size)];
         Arrays.fill(rebuilt, 0, size, -1L);
         for (long i = Math.max(newFirst, first); i <= Math.min(newLast, last); i++) {
             rebuilt[(int) (i - newFirst)] = positions[(int) (i - first)];
@@ -372,6 +378,18 @@ final class PositionIndex {
     /** Slots allocated: what the index costs in memory, 8 bytes each. */
     int capacity() {
         return positions.length;
+    }
+
+    /**
+     * The array to keep {@code size} slots in: {@code array} itself, or a smaller one once it is
+     * four times too large, so that a group that once held many entries does not keep their slots
+     * after a snapshot truncates them.
+     */
+    private static long[] shrunk(long[] array, int size) {
+        if (array.length > MIN_CAPACITY && size < array.length / 4) {
+            return new long[Math.max(MIN_CAPACITY, size * 2)];
+        }
+        return array;
     }
 
     private void ensureCapacity(int needed) {

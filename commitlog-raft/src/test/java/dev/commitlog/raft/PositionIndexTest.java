@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * The lowest position and the entry count that {@link PositionIndex} keeps current equal what a
  * scan of every index finds, after every step of random sequences of puts (appends, gap jumps,
  * rewrites in place, holes filled), prefix and suffix truncations, resets, replay's restores
- * (below the first index too) and checkpoint bounds.
+ * (below the first index too), checkpoint bounds and a rewrite's moves.
  */
 class PositionIndexTest {
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
@@ -30,7 +30,7 @@ class PositionIndexTest {
             long position = random.nextInt(100);
             List<String> steps = new ArrayList<>();
             for (int step = 0; step < STEPS; step++) {
-                position += 1 + random.nextInt(50);
+                position += 1 + random.nextInt(50) + index.entries(); // room for a move's positions
                 steps.add(apply(index, random, position));
                 check(index, () -> "seed " + seed + " after " + steps);
                 if (!index.ordered()) {
@@ -67,6 +67,13 @@ class PositionIndexTest {
             index.reset(next);
             index.put(next, position);
             return "reset(" + next + ")+put@" + position;
+        } else if (choice < 83) { // a rewrite's copies: every entry to a new position, in index order
+            long[] moved = new long[(int) index.entries()];
+            for (int k = 0; k < moved.length; k++) {
+                moved[k] = position + k;
+            }
+            index.moveAll(moved);
+            return "moveAll(" + moved.length + " from " + position + ")";
         } else if (choice < 92) { // replay: any index, also below the first one
             long at = Math.max(0, first - 3 + random.nextInt((int) Math.max(1, last - first + 8)));
             index.restore(at, position);
@@ -100,6 +107,21 @@ class PositionIndexTest {
         }
         assertEquals(lowest, index.lowestPosition(), what);
         assertEquals(entries, index.entries(), what);
+    }
+
+    @Test
+    void aTruncatedIndexGivesItsSlotsBack() {
+        PositionIndex index = new PositionIndex();
+        for (int i = 1; i <= 100_000; i++) {
+            index.put(i, 10L * i);
+        }
+        assertTrue(index.capacity() >= 100_000);
+        index.truncatePrefix(99_991);
+        assertTrue(index.capacity() <= 32, index.capacity() + " slots for 10 entries");
+        assertEquals(10L * 99_991, index.lowestPosition());
+        assertEquals(10L * 100_000, index.get(100_000));
+        index.reset(200_000);
+        assertTrue(index.capacity() <= 16);
     }
 
     @Test
