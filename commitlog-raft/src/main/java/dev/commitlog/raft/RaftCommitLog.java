@@ -25,6 +25,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A group key has at most one live storage at a time: from a successful {@code init} until
  * {@code shutdown} (see {@link #storage}). Once this is closed no storage over it inits again.
+ *
+ * <p>With {@link RaftLogOptions#maxRetainedBytes()} set, groups that fall behind are rewritten
+ * forward or named to a {@link LaggingGroupListener}, so that they do not keep every segment;
+ * {@link #drop} ends a group for good; {@link #groupStats()} gives each group's figures.
  */
 public final class RaftCommitLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RaftCommitLog.class);
