@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Assumptions and guarantees: storages call {@link #appended} after each batch, holding no
  * group's mutex; the check runs in the caller's thread, one at a time (a caller that finds one
- * running goes on), and takes group mutexes one at a time, as the compaction does. Between checks
- * an append costs one volatile read and a comparison.
+ * running goes on), reads each group's lowest position under its index's read lock, and takes
+ * group mutexes (to rewrite) one at a time, as the compaction does. Between checks an append costs
+ * one volatile read and a comparison.
  */
 final class RetentionBound {
     private static final Logger LOG = LoggerFactory.getLogger(RetentionBound.class);
@@ -75,8 +76,11 @@ final class RetentionBound {
         List<Lagging> lagging = new ArrayList<>();
         for (GroupState group : registry.groups()) {
             long position;
-            synchronized (group.mutex) {
+            group.lock.readLock().lock(); // not the mutex: a group's append holds that through its flush
+            try {
                 position = group.index().lowestPosition();
+            } finally {
+                group.lock.readLock().unlock();
             }
             if (position < floor) {
                 lagging.add(new Lagging(group, position));
