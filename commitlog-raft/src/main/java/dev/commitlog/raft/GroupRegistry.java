@@ -34,7 +34,7 @@ final class GroupRegistry {
     synchronized GroupState group(String key) {
         loadOnce();
         GroupState state = byKey.get(key);
-        if (state == null) {
+        if (state == null || state.dropped()) {
             state = new GroupState(Math.max(1, byId.size()));
             byte[] binding = RaftRecord.group(state.id, RaftRecord.keyBytes(key));
             long position = log.append(binding, 0, binding.length, Ack.WRITTEN);
@@ -42,6 +42,18 @@ final class GroupRegistry {
             register(state);
         }
         return state;
+    }
+
+    /** The group {@code key} names, or null if none is bound to it; creates nothing. */
+    synchronized GroupState find(String key) {
+        loadOnce();
+        GroupState state = byKey.get(key);
+        return state == null || state.dropped() ? null : state;
+    }
+
+    /** Ends {@code state}'s key binding after its DROP record: the key's next storage gets a new group (and id). */
+    synchronized void forget(GroupState state) {
+        byKey.remove(state.key(), state);
     }
 
     /** The groups known now. */
@@ -62,7 +74,7 @@ final class GroupRegistry {
         replays++;
         log.replay(0, (position, record) -> stateOf(position, RaftRecord.groupId(record)).replay(position, record));
         for (GroupState state : byId) {
-            if (state == null) {
+            if (state == null || state.dropped()) {
                 continue;
             }
             if (state.key() == null) {

@@ -24,6 +24,8 @@ import java.nio.charset.StandardCharsets;
  * 8 CHECKPOINT         id, first i64, last i64, flags u8, key length u16, key
  *                      the group's whole bounds state (flags bit 0: first index fixed), and its
  *                      binding, rewritten before older records are discarded
+ * 9 DROP               id                                          empties the group and ends its
+ *                                                                 binding: no record of the id follows
  * </pre>
  *
  * <p>Index and term stay fixed-width right after the id, so replay and term lookups read them
@@ -39,6 +41,7 @@ final class RaftRecord {
     static final byte TRUNCATE_SUFFIX = 6;
     static final byte RESET = 7;
     static final byte CHECKPOINT = 8;
+    static final byte DROP = 9;
 
     /** CHECKPOINT flags bit: the first index was set by a truncation or reset, not by the first entry. */
     static final int FIRST_FIXED = 1;
@@ -101,6 +104,12 @@ final class RaftRecord {
     static byte[] marker(byte kind, int id, long index) {
         byte[] out = new byte[1 + varintLength(id) + 8];
         LONG.set(out, header(out, kind, id), index);
+        return out;
+    }
+
+    static byte[] drop(int id) {
+        byte[] out = new byte[1 + varintLength(id)];
+        header(out, DROP, id);
         return out;
     }
 
