@@ -3,6 +3,7 @@ package dev.commitlog.raft;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.Ack;
 import dev.commitlog.CommitLog;
+import dev.commitlog.CommitLogException;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
@@ -10,18 +11,24 @@ import java.util.Collections;
 import java.util.Objects;
 import java.util.Set;
 import java.util.WeakHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One commit log shared by the log storages of many Raft groups: each group's records carry its
  * small group id, bound to the group key by one record (see {@link RaftRecord}), so groups never
- * see each other's entries. The first storage init replays the log once for every group; the
- * groups' states then stay live here, so later inits replay nothing. The shared log outlives the
- * storages over it: shutting a storage down leaves the log open; {@link #close()} closes it.
+ * see each other's entries. The first storage init loads every group's state once: from the newest
+ * index checkpoint file and the records after it, or by replaying the whole log; the groups' states
+ * then stay live here, so later inits replay nothing. A daemon thread writes a new checkpoint each
+ * time the log has grown enough ({@link IndexCheckpoints}), and {@link #close()} writes a last one.
+ * The shared log outlives the storages over it: shutting a storage down leaves the log open;
+ * {@link #close()} closes it.
  *
  * <p>A group key has at most one live storage at a time: from a successful {@code init} until
  * {@code shutdown} (see {@link #storage}). Once this is closed no storage over it inits again.
  */
 public final class RaftCommitLog implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftCommitLog.class);
     /**
      * The logs wrapped now, by identity (CommitLog keeps Object's equals). Group ids are handed out
      * by one wrapper's registry, so two wrappers of one log would give two groups the same id.
@@ -32,23 +39,34 @@ public final class RaftCommitLog implements AutoCloseable {
     private final boolean owned;
     private final GroupRegistry groups;
     private final GroupCompaction compaction;
+    private final IndexCheckpoints checkpoints;
+    private final CheckpointTrigger trigger;
     private final LiveStorages live = new LiveStorages();
     private volatile boolean closed;
 
-    private RaftCommitLog(CommitLog log, boolean owned) {
+    private RaftCommitLog(CommitLog log, boolean owned, CheckpointFiles files, boolean trigger) {
         this.log = Objects.requireNonNull(log, "log");
         if (!WRAPPED.add(log)) {
             throw new IllegalStateException("commit log " + log.config().directory() + " is already wrapped by an open"
                     + " RaftCommitLog; share that one (group ids are handed out per wrapper) or close it first");
         }
         this.owned = owned;
-        this.groups = new GroupRegistry(log);
+        this.checkpoints = new IndexCheckpoints(log, files);
+        this.groups = new GroupRegistry(log, checkpoints);
         this.compaction = new GroupCompaction(log, groups);
+        this.trigger = trigger
+                ? CheckpointTrigger.start(checkpoints, groups, "commitlog-raft-checkpoint-" + log.config().directory().getFileName())
+                : null;
+    }
+
+    private static CheckpointFiles filesOf(CommitLog log) {
+        return new DirectoryCheckpointFiles(log.config().directory(), log.config().filePermissions());
     }
 
     /** Opens a commit log for Raft groups; {@link #close()} closes it. */
     public static RaftCommitLog open(CommitLogConfig config) throws IOException {
-        return new RaftCommitLog(CommitLog.open(config), true);
+        CommitLog log = CommitLog.open(config);
+        return new RaftCommitLog(log, true, filesOf(log), true);
     }
 
     /**
@@ -57,7 +75,20 @@ public final class RaftCommitLog implements AutoCloseable {
      * @throws IllegalStateException if another open {@code RaftCommitLog} wraps {@code log}
      */
     public static RaftCommitLog over(CommitLog log) {
-        return new RaftCommitLog(log, false);
+        return new RaftCommitLog(log, false, filesOf(Objects.requireNonNull(log, "log")), true);
+    }
+
+    /**
+     * As {@link #over(CommitLog)}, keeping index checkpoints in {@code files}, and writing them only
+     * when asked ({@link #checkpoint()}) and at {@link #close()}: tests choose when.
+     */
+    static RaftCommitLog over(CommitLog log, CheckpointFiles files) {
+        return new RaftCommitLog(log, false, files, false);
+    }
+
+    /** The checkpoint files {@link #open} and {@link #over(CommitLog)} use: in the log's directory. */
+    static CheckpointFiles directoryFiles(CommitLog log) {
+        return filesOf(log);
     }
 
     /**
@@ -140,6 +171,20 @@ public final class RaftCommitLog implements AutoCloseable {
         return compaction;
     }
 
+    IndexCheckpoints checkpoints() {
+        return checkpoints;
+    }
+
+    /**
+     * Writes an index checkpoint now if anything became durable since the last one (the daemon
+     * thread does when one is due); returns whether it did.
+     *
+     * @throws IOException if the file could not be written (the previous checkpoint stays)
+     */
+    boolean checkpoint() throws IOException {
+        return checkpoints.take(groups);
+    }
+
     /**
      * The acknowledgement appends ask for. Raft with {@code sync} needs an entry durable before it
      * is acknowledged, which a periodic log does not promise, so that pairing is refused. Entries
@@ -160,13 +205,35 @@ public final class RaftCommitLog implements AutoCloseable {
         return Ack.MODE;
     }
 
-    /** Closes the shared log (if this opened it); storages over it no longer init. Idempotent. */
+    /**
+     * Writes a last index checkpoint (once the groups were loaded, and unless the log was closed or
+     * failed: a restart then replays only what was appended after it), and closes the shared log if
+     * this opened it; storages over it no longer init. Call it after the storages over it are shut
+     * down. Idempotent.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
-        WRAPPED.remove(log);
-        if (owned) {
-            log.close();
+        if (trigger != null) {
+            trigger.stop();
+        }
+        try {
+            if (groups.loaded()) {
+                checkpoints.take(groups);
+            }
+        } catch (IllegalStateException | CommitLogException e) {
+            LOG.debug("no index checkpoint at close of {}: {}", log.config().directory(), e.toString());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("writing the index checkpoint at close of {} failed; the next open starts from the previous one",
+                    log.config().directory(), e);
+        } finally {
+            WRAPPED.remove(log);
+            if (owned) {
+                log.close();
+            }
         }
     }
 }
