@@ -37,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 class IndexCheckpointFilesTest {
     private static final int SEGMENT = 64 * 1024;
     private static final List<String> KEYS = List.of("group-0", "group-1", "group-2");
+    /** Other keys of the same lengths: a log of these has its records where a log of {@link #KEYS} has its own. */
+    private static final List<String> OTHER_KEYS = List.of("other-0", "other-1", "other-2");
 
     @TempDir
     Path root;
@@ -60,8 +62,12 @@ class IndexCheckpointFilesTest {
      * kept says not, and then no prefix is cut either (a prefix cut compacts).
      */
     private static void work(RaftCommitLog shared, long seed, int calls, boolean compact) {
+        work(shared, seed, calls, compact, KEYS);
+    }
+
+    private static void work(RaftCommitLog shared, long seed, int calls, boolean compact, List<String> keys) {
         Random random = new Random(seed);
-        List<CommitLogLogStorage> storages = KEYS.stream().map(key -> storageOf(shared, key)).toList();
+        List<CommitLogLogStorage> storages = keys.stream().map(key -> storageOf(shared, key)).toList();
         for (int i = 0; i < calls; i++) {
             CheckpointDriver.call(random, storages.get(random.nextInt(storages.size())), compact);
             if (compact && random.nextInt(20) == 0) {
@@ -255,7 +261,11 @@ class IndexCheckpointFilesTest {
         expected.assertSameAs(loaded.states, "a checkpoint of the log's earlier history");
     }
 
-    /** Two logs given the same calls with other data: the same positions, the same start, another nonce. */
+    /**
+     * Two logs given the same calls on groups of other keys (of the same lengths): their records lie
+     * at the same positions, so the other log's checkpoint has the same start and a record of the
+     * same kind at its mark, with another nonce. Trusted, it would give this log the other's groups.
+     */
     @Test
     void aCheckpointOfAnotherLogAtTheSamePositionsIsRefusedByItsNonce() throws IOException {
         Path mine = root.resolve("mine");
@@ -264,7 +274,7 @@ class IndexCheckpointFilesTest {
         for (Path dir : List.of(mine, other)) {
             try (CommitLog log = CommitLog.open(config(dir))) {
                 RaftCommitLog shared = over(log);
-                work(shared, 1, 300);
+                work(shared, 1, 300, true, dir == mine ? KEYS : OTHER_KEYS);
                 assertTrue(shared.checkpoint());
                 String written = checkpointFiles(dir).get(0);
                 assertTrue(name == null || name.equals(written), "both logs start their checkpoint at the same position");
@@ -272,34 +282,47 @@ class IndexCheckpointFilesTest {
                 stopWithoutCheckpoint(log, shared);
             }
         }
+        GroupStates expected = replayed(mine);
         Files.copy(other.resolve(name), mine.resolve(name), StandardCopyOption.REPLACE_EXISTING);
         Loaded loaded = load(mine);
+        expected.assertSameAs(loaded.states, "another log's checkpoint at the same positions");
         assertEquals(List.of(Reason.NOT_VOUCHED_FOR), loaded.reasons());
         assertNull(loaded.usedFile());
     }
 
+    /**
+     * A checkpoint whose start was discarded, vouched for by a record that is still there. Group 0
+     * held entries 1 to 20 at the checkpoint; then it cut them all and appended entry 5 after a gap,
+     * and group 1 moved the log on and cut its own, so that compaction discarded the segments of the
+     * checkpoint's start and of the cut. Trusted, the checkpoint would give group 0 its old entries 1
+     * to 4 again (the cut that dropped them is gone, and the compaction's CHECKPOINT record keeps the
+     * entries it finds within its bounds), where a replay finds holes.
+     */
     @Test
     void aCheckpointStartingBelowTheOldestSegmentIsRefused() throws IOException {
         Path dir = root.resolve("log");
         try (CommitLog log = CommitLog.open(config(dir))) {
             RaftCommitLog shared = over(log);
-            work(shared, 1, 200);
+            CommitLogLogStorage group0 = CheckpointDriver.init(shared, KEYS.get(0));
+            CommitLogLogStorage group1 = CheckpointDriver.init(shared, KEYS.get(1));
+            assertTrue(group0.truncatePrefix(1)); // the first index is fixed: a later entry leaves a gap rather than moving it
+            for (int i = 1; i <= 20; i++) {
+                assertTrue(group0.appendEntry(CommitLogLogStorageTest.mockEntry(i, 1, 100)));
+            }
             assertTrue(shared.checkpoint());
             String name = checkpointFiles(dir).get(0);
             byte[] bytes = Files.readAllBytes(dir.resolve(name));
             long start = IndexCheckpointDescriptor.startOf(name);
-            // Every group cuts its prefix past what it held, and the log discards the segment of the checkpoint's start.
-            for (int round = 0; round < 20 && !discarded(log, start); round++) {
-                work(shared, 10 + round, 100);
-                for (String key : KEYS) {
-                    CommitLogLogStorage storage = CheckpointDriver.init(shared, key);
-                    storage.truncatePrefix(storage.getLastLogIndex() + 1);
-                    storage.shutdown();
-                }
-                shared.compact();
+
+            assertTrue(group0.truncateSuffix(0));
+            for (int i = 1; log.durablePosition() < start + 2L * SEGMENT; i++) {
+                assertTrue(group1.appendEntry(CommitLogLogStorageTest.mockEntry(i, 1, 1024)));
             }
+            assertTrue(group0.appendEntry(CommitLogLogStorageTest.mockEntry(5, 2, 100)));
+            assertTrue(group1.truncatePrefix(group1.getLastLogIndex() + 1));
+            shared.compact();
             assertTrue(discarded(log, start), "the checkpoint's start was discarded");
-            // The file again, vouched for by a record that is still there: only its start is gone.
+
             long nonce = 42;
             byte[] mark = RaftRecord.indexCheckpoint(nonce, start);
             long markPosition = log.append(mark, 0, mark.length);
@@ -313,8 +336,8 @@ class IndexCheckpointFilesTest {
         }
         GroupStates expected = replayed(dir);
         Loaded loaded = load(dir);
-        assertEquals(List.of(Reason.DISCARDED), loaded.reasons());
         expected.assertSameAs(loaded.states, "a checkpoint whose start was discarded");
+        assertEquals(List.of(Reason.DISCARDED), loaded.reasons());
     }
 
     @Test
