@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
  * see each other's entries. The first storage init loads every group's state once: from the newest
  * index checkpoint file and the records after it, or by replaying the whole log; the groups' states
  * then stay live here, so later inits replay nothing. A daemon thread writes a new checkpoint each
- * time the log has grown enough ({@link IndexCheckpoints}), and {@link #close()} writes a last one.
- * The shared log outlives the storages over it: shutting a storage down leaves the log open;
- * {@link #close()} closes it.
+ * time the log has grown enough (docs/raft.md, "Startup and index checkpoints"), and
+ * {@link #close()} writes a last one. The shared log outlives the storages over it: shutting a
+ * storage down leaves the log open; {@link #close()} closes it.
  *
  * <p>A group key has at most one live storage at a time: from a successful {@code init} until
  * {@code shutdown} (see {@link #storage}). Once this is closed no storage over it inits again.

@@ -28,11 +28,11 @@ import java.util.stream.Stream;
  *       the records after it (a restart after a crash).</li>
  * </ul>
  * The modes rotate from pass to pass; figures are medians. {@code --cold} drops the page cache before
- * each probe ({@code /proc/sys/vm/drop_caches}, root only).
+ * each probe ({@code /proc/sys/vm/drop_caches}, root only); {@code --keep} leaves the logs in place.
  *
  * <pre>
  * java $(JVM flags) -cp commitlog-raft-bench/target/commitlog-raft-bench.jar dev.commitlog.raft.bench.OpenTimeBench \
- *     --dir /data/open-time --groups 10,1000,10000 --retained-mib 1024,4096 --payload 1024 --repeats 3 [--cold]
+ *     --dir /data/open-time --groups 10,1000,10000 --retained-mib 1024,4096 --payload 1024 --repeats 3 [--cold] [--keep]
  * </pre>
  */
 public final class OpenTimeBench {
@@ -44,10 +44,22 @@ public final class OpenTimeBench {
     public static void main(String[] args) throws Exception {
         RaftBenchMain.quietLogging();
         Map<String, String> flags = new HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            flags.put(args[i], args[i + 1]);
+        boolean cold = false;
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--cold" -> cold = true;
+                case "--keep" -> keep = true;
+                case "--dir", "--groups", "--retained-mib", "--payload", "--repeats" -> {
+                    if (i + 1 == args.length) {
+                        throw new IllegalArgumentException(args[i] + " needs a value");
+                    }
+                    flags.put(args[i], args[++i]);
+                }
+                default -> throw new IllegalArgumentException("unknown flag " + args[i]
+                        + "; flags: --dir DIR --groups LIST --retained-mib LIST --payload BYTES --repeats N --cold --keep");
+            }
         }
-        boolean cold = List.of(args).contains("--cold");
         Path root = Path.of(flags.getOrDefault("--dir", "target/open-time"));
         List<Integer> groupCounts = ints(flags.getOrDefault("--groups", "10,1000,10000"));
         List<Integer> retainedMib = ints(flags.getOrDefault("--retained-mib", "1024,4096"));
@@ -112,8 +124,10 @@ public final class OpenTimeBench {
                 }
                 useCheckpoint(dir, close); // the next fill starts from it
             }
-            delete(dir);
-            delete(aside);
+            if (!keep) {
+                delete(dir);
+                delete(aside);
+            }
         }
     }
 
