@@ -3,6 +3,7 @@ package dev.commitlog.raft;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import dev.commitlog.Ack;
 import dev.commitlog.CommitLog;
+import dev.commitlog.CommitLogException;
 import dev.commitlog.config.CommitLogConfig;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
@@ -19,9 +20,12 @@ import org.slf4j.LoggerFactory;
 /**
  * One commit log shared by the log storages of many Raft groups: each group's records carry its
  * small group id, bound to the group key by one record (see {@link RaftRecord}), so groups never
- * see each other's entries. The first storage init replays the log once for every group; the
- * groups' states then stay live here, so later inits replay nothing. The shared log outlives the
- * storages over it: shutting a storage down leaves the log open; {@link #close()} closes it.
+ * see each other's entries. The first storage init loads every group's state once: from the newest
+ * index checkpoint file and the records after it, or by replaying the whole log; the groups' states
+ * then stay live here, so later inits replay nothing. A daemon thread writes a new checkpoint each
+ * time the log has grown enough (docs/raft.md, "Startup and index checkpoints"), and
+ * {@link #close()} writes a last one. The shared log outlives the storages over it: shutting a
+ * storage down leaves the log open; {@link #close()} closes it.
  *
  * <p>A group key has at most one live storage at a time: from a successful {@code init} until
  * {@code shutdown} (see {@link #storage}). Once this is closed no storage over it inits again.
@@ -45,10 +49,12 @@ public final class RaftCommitLog implements AutoCloseable {
     private final GroupRewrite rewrite;
     private final RetentionBound bound;
     private final RaftLogOptions options;
+    private final IndexCheckpoints checkpoints;
+    private final CheckpointTrigger trigger;
     private final LiveStorages live = new LiveStorages();
     private volatile boolean closed;
 
-    private RaftCommitLog(CommitLog log, boolean owned, RaftLogOptions options) {
+    private RaftCommitLog(CommitLog log, boolean owned, RaftLogOptions options, CheckpointFiles files, boolean trigger) {
         this.log = Objects.requireNonNull(log, "log");
         this.options = Objects.requireNonNull(options, "options");
         options.checkAgainst(log.config().segmentSize(), log.config().directory());
@@ -57,10 +63,18 @@ public final class RaftCommitLog implements AutoCloseable {
                     + " RaftCommitLog; share that one (group ids are handed out per wrapper) or close it first");
         }
         this.owned = owned;
-        this.groups = new GroupRegistry(log);
+        this.checkpoints = new IndexCheckpoints(log, files);
+        this.groups = new GroupRegistry(log, checkpoints);
         this.compaction = new GroupCompaction(log, groups);
         this.rewrite = new GroupRewrite(log);
         this.bound = new RetentionBound(log, groups, compaction, rewrite, options);
+        this.trigger = trigger
+                ? CheckpointTrigger.start(checkpoints, groups, "commitlog-raft-checkpoint-" + log.config().directory().getFileName())
+                : null;
+    }
+
+    private static CheckpointFiles filesOf(CommitLog log) {
+        return new DirectoryCheckpointFiles(log.config().directory(), log.config().filePermissions());
     }
 
     /** Opens a commit log for Raft groups, with no bound on what lagging groups keep; {@link #close()} closes it. */
@@ -79,7 +93,7 @@ public final class RaftCommitLog implements AutoCloseable {
         options.checkAgainst(config.segmentSize(), config.directory());
         CommitLog log = CommitLog.open(config);
         try {
-            return new RaftCommitLog(log, true, options);
+            return new RaftCommitLog(log, true, options, filesOf(log), true);
         } catch (RuntimeException e) {
             log.close();
             throw e;
@@ -105,7 +119,25 @@ public final class RaftCommitLog implements AutoCloseable {
      *                                  {@link RaftLogOptions#MIN_RETAINED_SEGMENTS} segments of {@code log}
      */
     public static RaftCommitLog over(CommitLog log, RaftLogOptions options) {
-        return new RaftCommitLog(log, false, options);
+        return new RaftCommitLog(log, false, options, filesOf(Objects.requireNonNull(log, "log")), true);
+    }
+
+    /**
+     * As {@link #over(CommitLog)}, keeping index checkpoints in {@code files}, and writing them only
+     * when asked ({@link #checkpoint()}) and at {@link #close()}: tests choose when.
+     */
+    static RaftCommitLog over(CommitLog log, CheckpointFiles files) {
+        return over(log, RaftLogOptions.defaults(), files);
+    }
+
+    /** As {@link #over(CommitLog, CheckpointFiles)}, bounded as {@code options} say. */
+    static RaftCommitLog over(CommitLog log, RaftLogOptions options, CheckpointFiles files) {
+        return new RaftCommitLog(log, false, options, files, false);
+    }
+
+    /** The checkpoint files {@link #open} and {@link #over(CommitLog)} use: in the log's directory. */
+    static CheckpointFiles directoryFiles(CommitLog log) {
+        return filesOf(log);
     }
 
     public RaftLogOptions options() {
@@ -262,6 +294,20 @@ public final class RaftCommitLog implements AutoCloseable {
         bound.appended(position);
     }
 
+    IndexCheckpoints checkpoints() {
+        return checkpoints;
+    }
+
+    /**
+     * Writes an index checkpoint now if anything became durable since the last one (the daemon
+     * thread does when one is due); returns whether it did.
+     *
+     * @throws IOException if the file could not be written (the previous checkpoint stays)
+     */
+    boolean checkpoint() throws IOException {
+        return checkpoints.take(groups);
+    }
+
     /**
      * The acknowledgement appends ask for. Raft with {@code sync} needs an entry durable before it
      * is acknowledged, which a periodic log does not promise, so that pairing is refused. Entries
@@ -313,13 +359,35 @@ public final class RaftCommitLog implements AutoCloseable {
         return group == null ? Optional.empty() : Optional.of(group.stats(log.durablePosition()));
     }
 
-    /** Closes the shared log (if this opened it); storages over it no longer init. Idempotent. */
+    /**
+     * Writes a last index checkpoint (once the groups were loaded, and unless the log was closed or
+     * failed: a restart then replays only what was appended after it), and closes the shared log if
+     * this opened it; storages over it no longer init. Call it after the storages over it are shut
+     * down. Idempotent.
+     */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
-        WRAPPED.remove(log);
-        if (owned) {
-            log.close();
+        if (trigger != null) {
+            trigger.stop();
+        }
+        try {
+            if (groups.loaded()) {
+                checkpoints.take(groups);
+            }
+        } catch (IllegalStateException | CommitLogException e) {
+            LOG.debug("no index checkpoint at close of {}: {}", log.config().directory(), e.toString());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("writing the index checkpoint at close of {} failed; the next open starts from the previous one",
+                    log.config().directory(), e);
+        } finally {
+            WRAPPED.remove(log);
+            if (owned) {
+                log.close();
+            }
         }
     }
 }

@@ -26,6 +26,9 @@ import java.nio.charset.StandardCharsets;
  *                      binding, rewritten before older records are discarded
  * 9 DROP               id                                          empties the group and ends its
  *                                                                 binding: no record of the id follows
+ * 10 INDEX_CHECKPOINT  0 (no group), nonce i64, start i64
+ *                      vouches for the index checkpoint file of that nonce and start
+ *                      ({@link IndexCheckpointDescriptor}); replay passes over it
  * </pre>
  *
  * <p>Index and term stay fixed-width right after the id, so replay and term lookups read them
@@ -42,6 +45,8 @@ final class RaftRecord {
     static final byte RESET = 7;
     static final byte CHECKPOINT = 8;
     static final byte DROP = 9;
+    /** Names no group: the id byte is 0, which no group is given. */
+    static final byte INDEX_CHECKPOINT = 10;
 
     /** CHECKPOINT flags bit: the first index was set by a truncation or reset, not by the first entry. */
     static final int FIRST_FIXED = 1;
@@ -124,6 +129,15 @@ final class RaftRecord {
         return out;
     }
 
+    /** The INDEX_CHECKPOINT record of the checkpoint file with {@code nonce} and {@code start}. */
+    static byte[] indexCheckpoint(long nonce, long start) {
+        byte[] out = new byte[1 + 1 + 8 + 8];
+        int at = header(out, INDEX_CHECKPOINT, 0);
+        LONG.set(out, at, nonce);
+        LONG.set(out, at + 8, start);
+        return out;
+    }
+
     private static int header(byte[] out, byte kind, int id) {
         out[0] = kind;
         int at = 1;
@@ -199,5 +213,14 @@ final class RaftRecord {
 
     static boolean checkpointFirstFixed(ByteBuffer record) {
         return (record.get(fieldsAt(record) + 16) & FIRST_FIXED) != 0;
+    }
+
+    /** INDEX_CHECKPOINT fields. */
+    static long indexCheckpointNonce(ByteBuffer record) {
+        return record.getLong(fieldsAt(record));
+    }
+
+    static long indexCheckpointStart(ByteBuffer record) {
+        return record.getLong(fieldsAt(record) + 8);
     }
 }
