@@ -1,0 +1,150 @@
+package dev.commitlog.raft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A node killed while JRaft cuts its conflicting uncommitted tail, in a group of three processes
+ * ({@link ProcessCluster}). Each cycle: both followers are killed; the leader takes
+ * {@value #DOOMED} operations it logs and can never commit; it is killed; the followers restart and
+ * elect a new leader, which takes new operations at those indexes; the old leader restarts and,
+ * as it rejoins, its log storage's {@code truncateSuffix} cuts the old tail. It is killed then:
+ * either right after it says it begins the cut (a random 0-2 ms later: before the marker is durable,
+ * during the wait, or just after), or at a random moment up to 1.5 s after it starts (before,
+ * during or after the cut). Its next start checks its log storage against what it acknowledged
+ * ({@link AcknowledgedLog}: the tail still there, or cut, nothing else); then every node must hold
+ * the same log, entry for entry, with none of the doomed operations, and the same state machine,
+ * with every acknowledged operation (0 lost).
+ */
+class RaftTailCutKillTest {
+    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
+    /** Operations the isolated leader logs: far above every operation the client submits. */
+    private static final long DOOMED_BASE = 1L << 40;
+    private static final int DOOMED = 40;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void nodeKilledWhileItsConflictingTailIsCutRejoinsTheLog() throws Exception {
+        System.out.printf("raft tail cut kills: %s (seed %d)%n", run(2, SEED), SEED);
+    }
+
+    @Tag("slow")
+    @Test
+    void nodeKilledWhileItsConflictingTailIsCutRejoinsTheLogManyTimes() throws Exception {
+        System.out.printf("raft tail cut kills (slow): %s (seed %d)%n", run(Integer.getInteger("commitlog.test.tailCutKills", 40), SEED),
+                SEED);
+    }
+
+    private String run(int cycles, long seed) throws Exception {
+        Random random = new Random(seed);
+        long start = System.nanoTime();
+        int beforeCut = 0;
+        int duringCut = 0;
+        int afterCut = 0;
+        int cutsAfterRestart = 0;
+        try (ProcessCluster cluster = new ProcessCluster(dir.resolve("cluster"), false, random)) {
+            cluster.neverCommitted(op -> op >= DOOMED_BASE);
+            cluster.startAll();
+            cluster.awaitLeader(ProcessCluster.START_TIMEOUT);
+            cluster.client.resume();
+            Thread.sleep(500);
+            for (int cycle = 0; cycle < cycles; cycle++) {
+                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
+                cluster.converge();
+                int old = cluster.awaitLeader(TIMEOUT);
+                int[] followers = {(old + 1) % 3, (old + 2) % 3};
+
+                // The leader, alone, logs operations it cannot commit: an uncommitted tail.
+                cluster.kill(followers[0]);
+                cluster.kill(followers[1]);
+                long committedLast = cluster.acknowledgedLog(old).last();
+                long doomed = DOOMED_BASE + (long) cycle * DOOMED;
+                for (int d = 0; d < DOOMED; d++) {
+                    assertTrue(cluster.node(old).submit(doomed + d, cluster.client), "the old leader takes a task");
+                }
+                RaftTestCluster.await("the old leader logging its uncommitted tail", TIMEOUT,
+                        () -> cluster.acknowledgedLog(old).last() >= committedLast + DOOMED);
+                cluster.kill(old);
+
+                // The followers elect a new leader, which writes over those indexes.
+                cluster.start(followers);
+                int leader = cluster.awaitLeader(TIMEOUT);
+                assertNotEquals(old, leader, "the old leader is down");
+                cluster.client.resume();
+                Thread.sleep(200 + random.nextInt(400));
+
+                // The old leader rejoins and cuts its tail; it is killed around the cut.
+                boolean atCut = random.nextBoolean();
+                NodeProcess rejoining = cluster.launch(old, StorageCall.Kind.TRUNCATE_SUFFIX);
+                if (atCut) {
+                    assertTrue(rejoining.watched().await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
+                            "the rejoining node never began cutting its tail; stderr: " + rejoining.stderrTail());
+                    spin(random.nextInt(2_000_000));
+                } else {
+                    Thread.sleep(random.nextInt(1500));
+                }
+                cluster.kill(old);
+                int begun = rejoining.begun(StorageCall.Kind.TRUNCATE_SUFFIX);
+                int returned = rejoining.returned(StorageCall.Kind.TRUNCATE_SUFFIX);
+                if (begun == 0) {
+                    beforeCut++;
+                } else if (returned < begun) {
+                    duringCut++;
+                } else {
+                    afterCut++;
+                }
+
+                NodeProcess restarted = cluster.launch(old, StorageCall.Kind.TRUNCATE_SUFFIX); // its log is checked as it opens
+                cluster.awaitStarted(old);
+                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
+                cluster.converge();
+                if (restarted.begun(StorageCall.Kind.TRUNCATE_SUFFIX) > 0) {
+                    cutsAfterRestart++;
+                }
+                assertSameLogs(cluster);
+                cluster.client.resume();
+            }
+            cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
+            cluster.converge();
+            assertSameLogs(cluster);
+            return cycles + " uncommitted tails cut, the node killed before its cut " + beforeCut + " times, during it " + duringCut
+                    + ", after it " + afterCut + " (the restarted node cut a tail again " + cutsAfterRestart + " times); "
+                    + cluster.client.acknowledged().size() + " operations acknowledged, 0 lost, no uncommitted one applied ("
+                    + cluster.check().checks() + " checks), " + cluster.storageChecks() + " restarts' logs checked, "
+                    + (System.nanoTime() - start) / 1_000_000_000 + " s";
+        }
+    }
+
+    /** Every node's log, entry for entry (term and operation), is the same, and none holds a doomed operation. */
+    private static void assertSameLogs(ProcessCluster cluster) throws Exception {
+        List<String> first = cluster.entries(0);
+        for (int i = 0; i < ProcessCluster.NODES; i++) {
+            List<String> entries = cluster.entries(i);
+            for (String entry : entries.subList(1, entries.size())) {
+                String op = entry.substring(entry.indexOf('/') + 1);
+                assertTrue(op.equals("-") || Long.parseLong(op) < DOOMED_BASE, "node " + i + " still logs the uncommitted " + entry);
+            }
+            assertEquals(first, entries, "node " + i + "'s log against node 0's");
+        }
+    }
+
+    private static void spin(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() < until) {
+            Thread.onSpinWait();
+        }
+    }
+}
