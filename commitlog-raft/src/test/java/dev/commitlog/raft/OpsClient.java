@@ -113,6 +113,27 @@ final class OpsClient implements AutoCloseable {
         }
     }
 
+    /**
+     * While paused: submits the next {@code count} operations (at most the window) to {@code target}
+     * and waits until each has an outcome.
+     */
+    void submitTo(Target target, int count, Duration timeout) throws InterruptedException {
+        if (!paused || !idle) {
+            throw new IllegalStateException("pause the client first");
+        }
+        if (!permits.tryAcquire(count, timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException(count + " operations is more than the window allows now");
+        }
+        for (int i = 0; i < count; i++) {
+            long op = next.getAndIncrement();
+            pending.put(op, target);
+            if (!target.submit(op, this)) {
+                resolve(op, unknown);
+            }
+        }
+        RaftTestCluster.await(count + " operations resolved", timeout, pending::isEmpty);
+    }
+
     /** Stops submitting and waits until every submitted operation has an outcome. */
     void pause(Duration timeout) throws InterruptedException {
         paused = true;

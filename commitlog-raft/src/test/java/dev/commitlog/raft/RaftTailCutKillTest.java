@@ -17,20 +17,25 @@ import org.junit.jupiter.api.io.TempDir;
  * A node killed while JRaft cuts its conflicting uncommitted tail, in a group of three processes
  * ({@link ProcessCluster}). Each cycle: both followers are killed; the leader takes
  * {@value #DOOMED} operations it logs and can never commit; it is killed; the followers restart and
- * elect a new leader, which takes new operations at those indexes; the old leader restarts and,
- * as it rejoins, its log storage's {@code truncateSuffix} cuts the old tail. It is killed then:
+ * elect a new leader, which takes {@value #NEW_ENTRIES} new operations at the first of those indexes
+ * (the client otherwise paused, so the cut leaves the old leader's log shorter than the tail was);
+ * the old leader restarts and, as it rejoins, its log storage's {@code truncateSuffix} cuts the old
+ * tail. It is killed then:
  * either right after it says it begins the cut (a random 0-2 ms later: before the marker is durable,
  * during the wait, or just after), or at a random moment up to 1.5 s after it starts (before,
  * during or after the cut). Its next start checks its log storage against what it acknowledged
  * ({@link AcknowledgedLog}: the tail still there, or cut, nothing else); then every node must hold
  * the same log, entry for entry, with none of the doomed operations, and the same state machine,
- * with every acknowledged operation (0 lost).
+ * with every acknowledged operation (0 lost). Last, the old leader is killed once more, long after
+ * its cut returned, and its restart must find the tail gone.
  */
 class RaftTailCutKillTest {
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
     /** Operations the isolated leader logs: far above every operation the client submits. */
     private static final long DOOMED_BASE = 1L << 40;
     private static final int DOOMED = 40;
+    /** Operations the new leader commits before the old one rejoins: fewer than {@link #DOOMED}. */
+    private static final int NEW_ENTRIES = 10;
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     @TempDir
@@ -60,8 +65,8 @@ class RaftTailCutKillTest {
             cluster.startAll();
             cluster.awaitLeader(ProcessCluster.START_TIMEOUT);
             cluster.client.resume();
-            Thread.sleep(500);
             for (int cycle = 0; cycle < cycles; cycle++) {
+                Thread.sleep(300 + random.nextInt(500)); // the client writes
                 cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
                 cluster.converge();
                 int old = cluster.awaitLeader(TIMEOUT);
@@ -79,12 +84,13 @@ class RaftTailCutKillTest {
                         () -> cluster.acknowledgedLog(old).last() >= committedLast + DOOMED);
                 cluster.kill(old);
 
-                // The followers elect a new leader, which writes over those indexes.
+                // The followers elect a new leader, which writes over the first of those indexes: fewer entries than
+                // the tail, so after the cut the old leader's log ends before the tail did, and a cut that did not
+                // last would bring the rest of the tail back.
                 cluster.start(followers);
                 int leader = cluster.awaitLeader(TIMEOUT);
                 assertNotEquals(old, leader, "the old leader is down");
-                cluster.client.resume();
-                Thread.sleep(200 + random.nextInt(400));
+                cluster.client.submitTo(cluster.node(leader), NEW_ENTRIES, TIMEOUT);
 
                 // The old leader rejoins and cuts its tail; it is killed around the cut.
                 boolean atCut = random.nextBoolean();
@@ -109,11 +115,17 @@ class RaftTailCutKillTest {
 
                 NodeProcess restarted = cluster.launch(old, StorageCall.Kind.TRUNCATE_SUFFIX); // its log is checked as it opens
                 cluster.awaitStarted(old);
-                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
                 cluster.converge();
                 if (restarted.begun(StorageCall.Kind.TRUNCATE_SUFFIX) > 0) {
                     cutsAfterRestart++;
                 }
+                assertTrue(returned + restarted.returned(StorageCall.Kind.TRUNCATE_SUFFIX) > 0, "the old leader's tail was cut");
+                assertSameLogs(cluster);
+
+                // Killed once more, well after its cut returned: the restart must find the tail gone for good.
+                cluster.kill(old);
+                cluster.start(old);
+                cluster.converge();
                 assertSameLogs(cluster);
                 cluster.client.resume();
             }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (commit log, Raft meta, snapshots) deleted, and it restarts as an empty node. It can only catch
  * up by installing the leader's snapshot (which resets its log storage past the snapshot); it must
  * load one and converge to the same operations as the others, 0 acknowledged lost. It is then
- * killed again and restarted on what it wrote since (its snapshot, and its log after the reset),
- * which its log storage must hold ({@link AcknowledgedLog}).
+ * killed again and restarted on what it wrote since (its snapshot, and its log moved past it), and
+ * so is the leader (its log truncated up to a snapshot): each log storage must hold what it
+ * acknowledged ({@link AcknowledgedLog}).
  */
 class RaftWipedFollowerTest {
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
@@ -76,13 +77,16 @@ class RaftWipedFollowerTest {
                 resets += rejoined.returned(StorageCall.Kind.RESET);
                 cluster.client.resume();
 
-                // Killed again: it restarts on the snapshot it installed and the log storage it reset past it.
-                Thread.sleep(200 + random.nextInt(500));
-                cluster.kill(follower);
-                cluster.start(follower);
-                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-                cluster.converge();
-                cluster.client.resume();
+                // Killed again: it restarts on the snapshot it installed and the log storage it moved past it. Then the
+                // leader, whose log storage truncated its prefix after its snapshots.
+                for (int node : new int[] {follower, cluster.awaitLeader(ProcessCluster.START_TIMEOUT)}) {
+                    Thread.sleep(200 + random.nextInt(500));
+                    cluster.kill(node);
+                    cluster.start(node);
+                    cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
+                    cluster.converge();
+                    cluster.client.resume();
+                }
             }
             cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
             cluster.converge();
