@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * SIGKILL of one node of three, each node its own process ({@link ProcessCluster}), while a client
- * keeps writing: at a random moment a node is killed (the leader or a follower, drawn at random),
+ * keeps writing: at a random moment a node is killed (the leader or a follower: half of the kills
+ * each, in random order),
  * restarted on the same directory and port, and once it caught up (the client paused) every
  * node's state machine is checked ({@link OpsCheck}): the operations, with those not acknowledged
  * taken out, equal the acknowledged operations in order; 0 acknowledged operations lost. Each
@@ -23,6 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RaftNodeKillTest {
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
+    /** Kills of one group before the next starts on fresh directories, so that replay and the checks stay short. */
+    private static final int KILLS_PER_GROUP = 25;
 
     @TempDir
     Path dir;
@@ -67,13 +71,23 @@ class RaftNodeKillTest {
         Random random = new Random(seed);
         Totals totals = new Totals();
         long start = System.nanoTime();
-        try (ProcessCluster cluster = new ProcessCluster(dir.resolve("cluster"), false, random)) {
+        for (int round = 0; round * KILLS_PER_GROUP < kills; round++) {
+            runGroup(Math.min(KILLS_PER_GROUP, kills - round * KILLS_PER_GROUP), random, totals, dir.resolve("group-" + round));
+        }
+        totals.millis = (System.nanoTime() - start) / 1_000_000;
+        return totals;
+    }
+
+    /** One group on fresh directories: {@code kills} kills, each followed by a restart and a check. */
+    private static void runGroup(int kills, Random random, Totals totals, Path root) throws Exception {
+        try (ProcessCluster cluster = new ProcessCluster(root, false, random)) {
             cluster.startAll();
             cluster.awaitLeader(ProcessCluster.START_TIMEOUT);
             cluster.client.resume();
+            List<Boolean> ofLeader = leaderOrFollower(kills, random);
             for (int kill = 0; kill < kills; kill++) {
                 Thread.sleep(300 + random.nextInt(1200));
-                int target = pick(cluster, random.nextBoolean(), random);
+                int target = pick(cluster, ofLeader.get(kill), random);
                 if (target == cluster.leader()) {
                     totals.leaderKills++;
                 } else {
@@ -88,18 +102,30 @@ class RaftNodeKillTest {
             }
             cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
             List<Long> ops = cluster.converge();
-            totals.acknowledged = cluster.client.acknowledged().size();
-            totals.failed = cluster.client.failedCount();
-            totals.unknown = cluster.client.unknownCount();
-            totals.committedWithoutAcknowledgement = cluster.check().committedWithoutAcknowledgement();
-            totals.checks = cluster.check().checks();
-            totals.storageChecks = cluster.storageChecks();
-            totals.inFlight = cluster.inFlightOutcomes();
-            assertTrue(totals.acknowledged > kills, "the client made progress: " + totals);
-            assertTrue(ops.size() >= totals.acknowledged, "every acknowledged operation is applied");
+            int acknowledged = cluster.client.acknowledged().size();
+            assertTrue(acknowledged > kills, "the client made progress: " + acknowledged + " operations acknowledged");
+            assertTrue(ops.size() >= acknowledged, "every acknowledged operation is applied");
+            totals.acknowledged += acknowledged;
+            totals.failed += cluster.client.failedCount();
+            totals.unknown += cluster.client.unknownCount();
+            totals.committedWithoutAcknowledgement += cluster.check().committedWithoutAcknowledgement();
+            totals.checks += cluster.check().checks();
+            totals.storageChecks += cluster.storageChecks();
+            int[] inFlight = cluster.inFlightOutcomes();
+            for (int k = 0; k < inFlight.length; k++) {
+                totals.inFlight[k] += inFlight[k];
+            }
         }
-        totals.millis = (System.nanoTime() - start) / 1_000_000;
-        return totals;
+    }
+
+    /** Whether each kill is of the leader: half of them (one more at random if odd), in random order. */
+    static List<Boolean> leaderOrFollower(int kills, Random random) {
+        List<Boolean> ofLeader = new ArrayList<>();
+        for (int i = 0; i < kills; i++) {
+            ofLeader.add(i < kills / 2 || (i == kills / 2 && kills % 2 == 1 && random.nextBoolean()));
+        }
+        Collections.shuffle(ofLeader, random);
+        return ofLeader;
     }
 
     /** The leader (waiting for one if the group is electing), or a node that does not lead. */

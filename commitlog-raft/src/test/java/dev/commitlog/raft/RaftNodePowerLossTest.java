@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Power loss of JRaft nodes whose commit log and Raft meta are both on a {@link SimulatedDisk}
  * ({@link PoweredNode}), in a three-node group in this JVM while a client keeps writing. At a
- * random moment one node loses power (the leader or a follower, drawn at random), or every fourth
- * time all three at once; each restarts on its crash image (unsynced writes of the log and of the
+ * random moment one node loses power (the leader or a follower: half of the single losses each, in
+ * random order), or every fourth time all three at once; each restarts on its crash image (unsynced writes of the log and of the
  * meta lost under a random {@link SimulatedDisk.Loss}). Checked after each loss, once the group
  * caught up:
  * <ul>
@@ -37,6 +37,8 @@ class RaftNodePowerLossTest {
     private static final SyncMode[] MODES = {SyncMode.BATCH, SyncMode.ADAPTIVE, SyncMode.GROUP};
     private static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(30);
     private static final int NODES = 3;
+    /** Power losses of one group before the next starts on fresh disks, so that the logs (and their images) stay small. */
+    private static final int LOSSES_PER_GROUP = 25;
 
     @TempDir
     Path dir;
@@ -53,40 +55,74 @@ class RaftNodePowerLossTest {
                 SEED);
     }
 
+    /** What the groups of one run went through, summed. */
+    private static final class Totals {
+        int leaderLosses;
+        int followerLosses;
+        int groupLosses;
+        final Map<SimulatedDisk.Loss, Integer> policies = new EnumMap<>(SimulatedDisk.Loss.class);
+        long acknowledged;
+        int failed;
+        int unknown;
+        int committedWithoutAcknowledgement;
+        int checks;
+        int storageChecks;
+        int metaChecks;
+        final int[] inFlight = new int[3];
+        int votes;
+        int leaderTerms;
+
+        @Override
+        public String toString() {
+            return (leaderLosses + followerLosses + groupLosses) + " power losses (" + leaderLosses + " of the leader, " + followerLosses
+                    + " of a follower, " + groupLosses + " of all three nodes at once; images " + policies + "), " + acknowledged
+                    + " operations acknowledged, 0 lost (" + checks + " checks); " + failed + " failed and " + unknown
+                    + " unknown outcomes, " + committedWithoutAcknowledgement + " of them committed; " + storageChecks
+                    + " restarted logs and " + metaChecks + " restarted metas checked against what they acknowledged (calls in flight: kept "
+                    + inFlight[0] + ", absent " + inFlight[1] + ", append prefix " + inFlight[2] + "); " + votes + " votes in "
+                    + leaderTerms + " terms with a leader, none twice";
+        }
+    }
+
     private String run(int losses, long seed) throws Exception {
         Random random = new Random(seed);
         long start = System.nanoTime();
+        Totals totals = new Totals();
+        for (int round = 0; round * LOSSES_PER_GROUP < losses; round++) {
+            runGroup(Math.min(LOSSES_PER_GROUP, losses - round * LOSSES_PER_GROUP), random, totals, dir.resolve("group-" + round));
+        }
+        return totals + "; " + (System.nanoTime() - start) / 1_000_000_000 + " s";
+    }
+
+    /** One group on fresh disks: {@code losses} power losses, each followed by restarts and a check. */
+    private static void runGroup(int losses, Random random, Totals totals, Path root) throws Exception {
         ElectionJournal journal = new ElectionJournal();
         List<Integer> ports = RaftTestCluster.freePorts(NODES);
         List<PoweredNode> nodes = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
-            nodes.add(new PoweredNode(i, RaftNodes.peer(ports.get(i)), RaftNodes.configuration(ports), dir.resolve("node-" + i), journal));
+            nodes.add(new PoweredNode(i, RaftNodes.peer(ports.get(i)), RaftNodes.configuration(ports), root.resolve("node-" + i), journal));
         }
         OpsClient client = new OpsClient(() -> nodes.stream().filter(PoweredNode::leads).findFirst().orElse(null), 64);
         OpsCheck check = new OpsCheck();
-        int leaderLosses = 0;
-        int followerLosses = 0;
-        int groupLosses = 0;
-        Map<SimulatedDisk.Loss, Integer> policies = new EnumMap<>(SimulatedDisk.Loss.class);
         try {
             for (PoweredNode node : nodes) {
                 node.start(MODES[random.nextInt(MODES.length)]);
             }
             client.resume();
+            List<Boolean> ofLeader = RaftNodeKillTest.leaderOrFollower(losses - losses / 4, random);
             for (int loss = 0; loss < losses; loss++) {
                 Thread.sleep(100 + random.nextInt(700));
                 List<PoweredNode> victims = new ArrayList<>();
                 if (loss % 4 == 3) {
                     victims.addAll(nodes);
-                    groupLosses++;
+                    totals.groupLosses++;
                 } else {
                     PoweredNode leader = awaitLeader(nodes);
-                    boolean ofLeader = random.nextBoolean();
-                    PoweredNode victim = ofLeader ? leader : nodes.get((leader.index + 1 + random.nextInt(2)) % NODES);
+                    PoweredNode victim = ofLeader.get(loss - loss / 4) ? leader : nodes.get((leader.index + 1 + random.nextInt(2)) % NODES);
                     if (victim.leads()) {
-                        leaderLosses++;
+                        totals.leaderLosses++;
                     } else {
-                        followerLosses++;
+                        totals.followerLosses++;
                     }
                     victims.add(victim);
                 }
@@ -95,7 +131,7 @@ class RaftNodePowerLossTest {
                 }
                 for (PoweredNode victim : victims) {
                     victim.crashAndShutDown(random, client);
-                    policies.merge(victim.lastLoss(), 1, Integer::sum);
+                    totals.policies.merge(victim.lastLoss(), 1, Integer::sum);
                 }
                 Thread.sleep(random.nextInt(300));
                 for (PoweredNode victim : victims) {
@@ -108,23 +144,21 @@ class RaftNodePowerLossTest {
             client.pause(CONVERGE_TIMEOUT);
             converge(nodes, client, check, journal);
             assertTrue(client.acknowledged().size() > losses, "the client made progress");
-            int storageChecks = nodes.stream().mapToInt(n -> n.storage.restartsChecked()).sum();
-            int metaChecks = nodes.stream().mapToInt(n -> n.meta.restartsChecked()).sum();
-            int[] inFlight = new int[3];
+            totals.acknowledged += client.acknowledged().size();
+            totals.failed += client.failedCount();
+            totals.unknown += client.unknownCount();
+            totals.committedWithoutAcknowledgement += check.committedWithoutAcknowledgement();
+            totals.checks += check.checks();
             for (PoweredNode node : nodes) {
+                totals.storageChecks += node.storage.restartsChecked();
+                totals.metaChecks += node.meta.restartsChecked();
                 int[] outcomes = node.storage.inFlightOutcomes();
                 for (int k = 0; k < 3; k++) {
-                    inFlight[k] += outcomes[k];
+                    totals.inFlight[k] += outcomes[k];
                 }
             }
-            return (leaderLosses + followerLosses + groupLosses) + " power losses (" + leaderLosses + " of the leader, " + followerLosses
-                    + " of a follower, " + groupLosses + " of all three nodes at once; images " + policies + "), "
-                    + client.acknowledged().size() + " operations acknowledged, 0 lost (" + check.checks() + " checks); "
-                    + client.failedCount() + " failed and " + client.unknownCount() + " unknown outcomes, "
-                    + check.committedWithoutAcknowledgement() + " of them committed; " + storageChecks + " restarted logs and "
-                    + metaChecks + " restarted metas checked against what they acknowledged (calls in flight: kept " + inFlight[0]
-                    + ", absent " + inFlight[1] + ", append prefix " + inFlight[2] + "); " + journal.votes() + " votes in "
-                    + journal.leaderTerms() + " terms with a leader, none twice; " + (System.nanoTime() - start) / 1_000_000_000 + " s";
+            totals.votes += journal.votes();
+            totals.leaderTerms += journal.leaderTerms();
         } finally {
             client.close();
             for (PoweredNode node : nodes) {
