@@ -1,5 +1,6 @@
 package dev.commitlog.raft;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,6 +31,8 @@ final class AcknowledgedLog implements LogStorageObserver {
     /** Whether {@link #expected} comes from a death (not the first life or a wipe). */
     private boolean died;
     private final List<String> failures = new ArrayList<>();
+    /** The last calls begun and returned, for failure messages. */
+    private final ArrayDeque<String> recent = new ArrayDeque<>();
     private int restartsChecked;
     private int inFlightKept;
     private int inFlightAbsent;
@@ -54,6 +57,8 @@ final class AcknowledgedLog implements LogStorageObserver {
         }
         acknowledged = TermLog.of(first, terms);
         inFlight = null;
+        recent.clear();
+        remember("loaded " + TermLog.describe(first, terms));
     }
 
     @Override
@@ -65,6 +70,7 @@ final class AcknowledgedLog implements LogStorageObserver {
             failures.add(node + ": " + call + " began while " + inFlight + " was in flight");
         }
         inFlight = call;
+        remember("began " + call);
     }
 
     @Override
@@ -74,8 +80,11 @@ final class AcknowledgedLog implements LogStorageObserver {
         }
         if (inFlight == null || inFlight.kind() != call.kind() || inFlight.index() != call.index()) {
             failures.add(node + ": " + call + " returned, but the call in flight was " + inFlight);
+            inFlight = null;
+            return;
         }
-        String problem = acknowledged.apply(call, result);
+        remember("returned " + result + " from " + inFlight);
+        String problem = acknowledged.apply(inFlight, result);
         if (problem != null) {
             failures.add(node + ": " + problem);
         }
@@ -122,7 +131,14 @@ final class AcknowledgedLog implements LogStorageObserver {
             }
         }
         failures.add(node + " restarted with the log " + TermLog.describe(first, terms) + ", but it had acknowledged "
-                + before + (call == null ? " with no call in flight" : " with " + call + " in flight"));
+                + before + (call == null ? " with no call in flight" : " with " + call + " in flight") + "; its last calls: " + recent);
+    }
+
+    private void remember(String event) {
+        if (recent.size() == 12) {
+            recent.removeFirst();
+        }
+        recent.addLast(event);
     }
 
     synchronized List<String> failures() {

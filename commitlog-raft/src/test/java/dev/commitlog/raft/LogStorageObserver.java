@@ -11,6 +11,9 @@ interface LogStorageObserver {
 
     void beginning(StorageCall call);
 
-    /** The call returned {@code result}: entries appended, or 1 (true) / 0 (false) for a marker call. */
+    /**
+     * The call returned {@code result}: entries appended, or 1 (true) / 0 (false) for a marker call.
+     * {@code call} names the call by its kind and index; an append's terms are those {@link #beginning} gave.
+     */
     void done(StorageCall call, int result);
 }

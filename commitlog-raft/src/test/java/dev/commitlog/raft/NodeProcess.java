@@ -40,8 +40,9 @@ final class NodeProcess implements OpsClient.Target {
     /** Mutations begun and returned in this life, by {@link StorageCall.Kind} ordinal. */
     private final AtomicIntegerArray begun = new AtomicIntegerArray(StorageCall.Kind.values().length);
     private final AtomicIntegerArray returned = new AtomicIntegerArray(StorageCall.Kind.values().length);
-    /** Counted down when the child says it begins a call of {@link #watchedKind}, if any. */
+    /** Counted down when the child says it begins (returns from) a call of {@link #watchedKind}, if any. */
     private final CountDownLatch watchedBegin = new CountDownLatch(1);
+    private final CountDownLatch watchedReturn = new CountDownLatch(1);
     private final StorageCall.Kind watchedKind;
     /** The call the child said it began last (reader thread only). */
     private StorageCall inFlight;
@@ -61,7 +62,7 @@ final class NodeProcess implements OpsClient.Target {
         reader.start();
     }
 
-    /** Starts the child; {@link #watched()} is counted down when it first begins a call of kind {@code watch} (null: none). */
+    /** Starts the child, watching its first call of kind {@code watch} (null: none): see {@link #watchedBegin()}. */
     static NodeProcess start(int index, List<String> command, Path stderr, AcknowledgedLog storage, OpsClient client,
                              StorageCall.Kind watch) throws IOException {
         Process process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
@@ -82,14 +83,17 @@ final class NodeProcess implements OpsClient.Target {
                 partial.append(new String(buffer, 0, n, StandardCharsets.US_ASCII));
                 int start = 0;
                 for (int newline; (newline = partial.indexOf("\n", start)) >= 0; start = newline + 1) {
-                    dispatch(partial.substring(start, newline));
+                    String line = partial.substring(start, newline);
+                    try {
+                        dispatch(line);
+                    } catch (RuntimeException e) {
+                        errors.add("node " + index + ": the line '" + abbreviate(line) + "' failed: " + e);
+                    }
                 }
                 partial.delete(0, start);
             }
         } catch (IOException e) {
             // The pipe closes when the child dies; what was read whole is what counts.
-        } catch (RuntimeException e) {
-            errors.add("node " + index + ": reading its output failed: " + e);
         }
         if (!killed) {
             errors.add("node " + index + " exited by itself; stderr: " + stderrTail());
@@ -120,6 +124,9 @@ final class NodeProcess implements OpsClient.Target {
                 returned.incrementAndGet(kind.ordinal());
                 storage.done(call, Integer.parseInt(parts[3]));
                 inFlight = null;
+                if (watchedKind == kind) {
+                    watchedReturn.countDown();
+                }
             }
             case RaftNodeChild.LEADER -> leaderTerm = Long.parseLong(parts[1]);
             case RaftNodeChild.FOLLOWER -> leaderTerm = -1;
@@ -130,8 +137,12 @@ final class NodeProcess implements OpsClient.Target {
                     reply.complete(parts);
                 }
             }
-            default -> errors.add("node " + index + ": unexpected line '" + line + "'");
+            default -> errors.add("node " + index + ": unexpected line '" + abbreviate(line) + "'");
         }
+    }
+
+    private static String abbreviate(String line) {
+        return line.length() <= 300 ? line : line.substring(0, 300) + "...";
     }
 
     @Override
@@ -164,8 +175,13 @@ final class NodeProcess implements OpsClient.Target {
     }
 
     /** Counted down once the child said it begins a call of the kind it was started to watch. */
-    CountDownLatch watched() {
+    CountDownLatch watchedBegin() {
         return watchedBegin;
+    }
+
+    /** Counted down once the child said such a call returned. */
+    CountDownLatch watchedReturn() {
+        return watchedReturn;
     }
 
     int begun(StorageCall.Kind kind) {
@@ -196,6 +212,9 @@ final class NodeProcess implements OpsClient.Target {
             throw new AssertionError("node " + index + " did not exit after SIGKILL");
         }
         reader.join(30_000);
+        if (reader.isAlive()) {
+            errors.add("node " + index + ": its output did not end within 30 s of its death");
+        }
         storage.lost();
         client.abandon(this);
         if (process.exitValue() != 137) {

@@ -163,6 +163,13 @@ final class PoweredNode implements OpsClient.Target {
         return current != null && power.on() && current.isLeader(false);
     }
 
+    /** Leads or follows, applied index and last log index, for failure messages. */
+    String status() {
+        Node current = node;
+        return current == null ? "down" : (current.isLeader(false) ? "leader" : "follower") + " applied "
+                + current.getLastAppliedLogIndex() + " of " + current.getLastLogIndex();
+    }
+
     List<Long> ops() {
         return ops.ops();
     }

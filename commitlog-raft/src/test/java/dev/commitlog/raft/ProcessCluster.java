@@ -73,16 +73,20 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     /**
-     * Starts node {@code i} without waiting for it: the returned process's {@link NodeProcess#watched()}
+     * Starts node {@code i} without waiting for it: the returned process's {@link NodeProcess#watchedBegin()}
      * is counted down when it first begins a log storage call of kind {@code watch}.
      */
     NodeProcess launch(int i, StorageCall.Kind watch) throws IOException {
         if (nodes[i] != null && nodes[i].alive()) {
             throw new IllegalStateException("node " + i + " is running");
         }
+        if (nodes[i] != null) {
+            errors.addAll(nodes[i].errors()); // what went wrong in the life that ended
+        }
         SyncMode mode = MODES[random.nextInt(MODES.length)];
         List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
-        flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
+        // The JVM's own warnings go to stderr: stdout carries the child's protocol only.
+        flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:+DisplayVMOutputToStderr"));
         List<String> command = ChildJvm.command(flags, RaftNodeChild.class, root.toString(), Integer.toString(i),
                 String.join(",", ports.stream().map(String::valueOf).toList()), mode.name(), Boolean.toString(snapshots));
         Path stderr = root.resolve("stderr").resolve("node-" + i + "-life-" + (lives++) + ".err");

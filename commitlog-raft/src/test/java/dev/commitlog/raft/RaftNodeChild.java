@@ -72,6 +72,8 @@ public final class RaftNodeChild {
     }
 
     public static void main(String[] args) throws Exception {
+        // stdout carries the protocol only: whatever a library prints goes to stderr (KillableChild writes to fd 1 itself).
+        System.setOut(System.err);
         Path root = Path.of(args[0]);
         int index = Integer.parseInt(args[1]);
         List<Integer> ports = new ArrayList<>();

@@ -68,6 +68,7 @@ class RaftNodeKillTest {
     }
 
     private Totals run(int kills, long seed) throws Exception {
+        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
         Random random = new Random(seed);
         Totals totals = new Totals();
         long start = System.nanoTime();

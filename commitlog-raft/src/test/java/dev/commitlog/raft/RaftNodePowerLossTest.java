@@ -35,10 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
 class RaftNodePowerLossTest {
     private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
     private static final SyncMode[] MODES = {SyncMode.BATCH, SyncMode.ADAPTIVE, SyncMode.GROUP};
-    private static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(60);
     private static final int NODES = 3;
     /** Power losses of one group before the next starts on fresh disks, so that the logs (and their images) stay small. */
-    private static final int LOSSES_PER_GROUP = 25;
+    private static final int LOSSES_PER_GROUP = 8;
 
     @TempDir
     Path dir;
@@ -85,6 +85,7 @@ class RaftNodePowerLossTest {
     }
 
     private String run(int losses, long seed) throws Exception {
+        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
         Random random = new Random(seed);
         long start = System.nanoTime();
         Totals totals = new Totals();
@@ -188,7 +189,8 @@ class RaftNodePowerLossTest {
             if (System.nanoTime() > deadline) {
                 String problem = check.check(ops.get(0), client.acknowledged(), client.submittedBelow(), op -> false);
                 throw new AssertionError("the nodes did not converge within " + CONVERGE_TIMEOUT + ": operations per node "
-                        + ops.stream().map(List::size).toList() + ", acknowledged " + client.acknowledged().size()
+                        + ops.stream().map(List::size).toList() + ", acknowledged " + client.acknowledged().size() + ", nodes "
+                        + nodes.stream().map(PoweredNode::status).toList()
                         + (problem != null ? "; node 0: " + problem : ""));
             }
             Thread.sleep(50);

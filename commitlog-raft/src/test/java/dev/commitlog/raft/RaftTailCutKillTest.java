@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,10 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
  * elect a new leader, which takes {@value #NEW_ENTRIES} new operations at the first of those indexes
  * (the client otherwise paused, so the cut leaves the old leader's log shorter than the tail was);
  * the old leader restarts and, as it rejoins, its log storage's {@code truncateSuffix} cuts the old
- * tail. It is killed then:
- * either right after it says it begins the cut (a random 0-2 ms later: before the marker is durable,
- * during the wait, or just after), or at a random moment up to 1.5 s after it starts (before,
- * during or after the cut). Its next start checks its log storage against what it acknowledged
+ * tail. It is killed then, one of three ways drawn at random: a random 0-2 ms after it says it
+ * begins the cut (before its marker is durable, during the wait, or just after); a random 0-2 ms
+ * after it says the cut returned (while it appends the new leader's entries over the cut); or at a
+ * random moment up to 1 s after it is ready. Its next start checks its log storage against what it acknowledged
  * ({@link AcknowledgedLog}: the tail still there, or cut, nothing else); then every node must hold
  * the same log, entry for entry, with none of the doomed operations, and the same state machine,
  * with every acknowledged operation (0 lost). Last, the old leader is killed once more, long after
@@ -54,6 +55,7 @@ class RaftTailCutKillTest {
     }
 
     private String run(int cycles, long seed) throws Exception {
+        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
         Random random = new Random(seed);
         long start = System.nanoTime();
         int beforeCut = 0;
@@ -93,14 +95,20 @@ class RaftTailCutKillTest {
                 cluster.client.submitTo(cluster.node(leader), NEW_ENTRIES, TIMEOUT);
 
                 // The old leader rejoins and cuts its tail; it is killed around the cut.
-                boolean atCut = random.nextBoolean();
                 NodeProcess rejoining = cluster.launch(old, StorageCall.Kind.TRUNCATE_SUFFIX);
-                if (atCut) {
-                    assertTrue(rejoining.watched().await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS),
-                            "the rejoining node never began cutting its tail; stderr: " + rejoining.stderrTail());
-                    spin(random.nextInt(2_000_000));
-                } else {
-                    Thread.sleep(random.nextInt(1500));
+                switch (random.nextInt(3)) {
+                    case 0 -> {
+                        await(rejoining.watchedBegin(), rejoining, "began cutting its tail");
+                        spin(random.nextInt(2_000_000));
+                    }
+                    case 1 -> {
+                        await(rejoining.watchedReturn(), rejoining, "returned from cutting its tail");
+                        spin(random.nextInt(2_000_000));
+                    }
+                    default -> {
+                        rejoining.awaitReady(ProcessCluster.START_TIMEOUT);
+                        Thread.sleep(random.nextInt(1000));
+                    }
                 }
                 cluster.kill(old);
                 int begun = rejoining.begun(StorageCall.Kind.TRUNCATE_SUFFIX);
@@ -151,6 +159,11 @@ class RaftTailCutKillTest {
             }
             assertEquals(first, entries, "node " + i + "'s log against node 0's");
         }
+    }
+
+    private static void await(CountDownLatch latch, NodeProcess node, String what) throws InterruptedException {
+        assertTrue(latch.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS), "the rejoining node never " + what + "; stderr: "
+                + node.stderrTail());
     }
 
     private static void spin(long nanos) {

@@ -40,6 +40,7 @@ class RaftWipedFollowerTest {
     }
 
     private String run(int wipes, long seed) throws Exception {
+        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
         Random random = new Random(seed);
         long start = System.nanoTime();
         long installed = 0;

@@ -18,11 +18,12 @@ import java.util.zip.CRC32C;
  * {@link StorageLayer}: on a {@code SimulatedDisk} a power loss takes the meta with the node's
  * commit log, at one instant.
  *
- * <p>JRaft's own {@code LocalRaftMetaStorage} writes a new file through {@code java.io} and renames
- * it over the old one (fsynced when {@code RaftOptions.sync} or {@code syncMeta} is on, the
- * directory not); that path is outside any simulated device. This one keeps the state a Raft meta
- * must keep (a vote is durable before the node answers the vote request) in the file layer the
- * commit log's tests fail on command:
+ * <p>JRaft's own {@code LocalRaftMetaStorage} (1.4.1) writes a new file through {@code java.io},
+ * and when {@code RaftOptions.sync} or {@code syncMeta} is on fsyncs it, renames it over the old one
+ * and fsyncs the directory: durable before the call returns, but through a path no simulated device
+ * sees. {@code JRaftServiceFactory.createRaftMetaStorage} lets a node take another; this one keeps
+ * the same promise (a term or vote is durable before JRaft acts on it, e.g. answers the vote
+ * request) in the file layer the commit log's tests fail on command:
  *
  * <pre>
  *   slot 0: bytes [0, 512)    slot 1: bytes [512, 1024)      (one 512-byte sector each)

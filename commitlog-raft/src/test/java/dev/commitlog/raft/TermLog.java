@@ -49,6 +49,9 @@ final class TermLog {
             return null;
         }
         long index = call.index();
+        if (result > call.fullResult()) {
+            return call + " returned " + result + ", more than it was given";
+        }
         switch (call.kind()) {
             case APPEND -> {
                 // Each entry is put at its index, as JRaft's storages do: over an entry the log holds (after a
