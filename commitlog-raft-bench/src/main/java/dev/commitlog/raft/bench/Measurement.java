@@ -7,14 +7,33 @@ import java.util.function.ToDoubleFunction;
  * One contender at one cell: committed operations per second, commit latency percentiles, syncs per
  * committed operation over all hosts, tasks whose closure failed (leader changes), bytes the data
  * directory's device took per payload byte committed (every replica's copy and everything else the
- * device took in the interval; NaN when not measured), or the error that stopped the measurement. A
- * failed measurement has NaN figures.
+ * device took in the interval), then the reopen after the run: milliseconds from starting the first
+ * node to every group led with its storages loaded ({@code openMillis}) and to every node inited
+ * ({@code initMillis}), and the bytes the cluster's directory held at that moment (allocated and
+ * apparent, see {@link DiskUsage}). NaN is "not measured"; a failed measurement has the error that
+ * stopped it and NaN figures.
  */
 record Measurement(Cell cell, Contender contender, double opsPerSec, double p50Millis, double p99Millis,
-                   double fsyncsPerOp, long failures, String error, double devicePerByte) {
+                   double fsyncsPerOp, long failures, String error, double devicePerByte,
+                   double openMillis, double initMillis, double retainedBytes, double retainedApparentBytes) {
 
     static Measurement failed(Cell cell, Contender contender, String error) {
-        return new Measurement(cell, contender, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, error, Double.NaN);
+        return new Measurement(cell, contender, Double.NaN, Double.NaN, Double.NaN, Double.NaN, 0, error, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    }
+
+    /** A run without a reopen (the memory contender, or reopen not asked for). */
+    static Measurement run(Cell cell, Contender contender, double opsPerSec, double p50Millis, double p99Millis,
+                           double fsyncsPerOp, long failures, double devicePerByte) {
+        return new Measurement(cell, contender, opsPerSec, p50Millis, p99Millis, fsyncsPerOp, failures, null, devicePerByte,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    }
+
+    /** This run with its reopen's figures. */
+    Measurement withReopen(double openMillis, double initMillis, DiskUsage retained) {
+        return new Measurement(cell, contender, opsPerSec, p50Millis, p99Millis, fsyncsPerOp, failures, error, devicePerByte,
+                openMillis, initMillis, retained.allocatedBytes() < 0 ? Double.NaN : retained.allocatedBytes(),
+                retained.apparentBytes());
     }
 
     boolean ok() {
@@ -34,7 +53,9 @@ record Measurement(Cell cell, Contender contender, double opsPerSec, double p50M
         return new Measurement(first.cell, first.contender, median(ok, Measurement::opsPerSec),
                 median(ok, Measurement::p50Millis), median(ok, Measurement::p99Millis),
                 median(ok, Measurement::fsyncsPerOp), ok.stream().mapToLong(Measurement::failures).sum(), null,
-                median(ok, Measurement::devicePerByte));
+                median(ok, Measurement::devicePerByte), median(ok, Measurement::openMillis),
+                median(ok, Measurement::initMillis), median(ok, Measurement::retainedBytes),
+                median(ok, Measurement::retainedApparentBytes));
     }
 
     /** The median of a figure over the measurements that have it (NaN is "not measured"); NaN if none has. */

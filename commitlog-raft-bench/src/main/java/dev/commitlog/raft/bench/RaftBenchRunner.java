@@ -16,9 +16,11 @@ import org.HdrHistogram.Histogram;
 /**
  * Runs the grid: for each pass, each cell, each contender in turn (so contenders at a cell are
  * measured seconds, not an hour, apart; the first one rotates from cell to cell), a fresh cluster,
- * warm-up, one measurement, then the cluster's data deleted.
+ * warm-up, one measurement, a clean stop and a timed reopen on the same data (durable contenders,
+ * unless --no-reopen), then the cluster's data deleted.
  */
 final class RaftBenchRunner {
+    /** How long every group may take to elect a leader after the last node started (see BenchCluster#start). */
     private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
     /** The shortest JVM warm-up run, whatever --warmup-seconds says. */
@@ -56,6 +58,14 @@ final class RaftBenchRunner {
         Files.createDirectories(options.dir());
         device = DeviceWrites.of(options.dir());
         progress.println(device.backgroundLine("before the grid", DEVICE_IDLE_MILLIS));
+        for (int groups : options.groups()) {
+            for (int inflight : options.inflight()) {
+                if (inflight < groups) {
+                    progress.printf(Locale.ROOT, "note: %d in flight over %d groups: only the first %d groups carry load%n",
+                            inflight, groups, inflight);
+                }
+            }
+        }
         warmUpJvm();
         Map<String, List<Measurement>> repeats = new LinkedHashMap<>();
         for (Cell cell : cells()) {
@@ -125,6 +135,7 @@ final class RaftBenchRunner {
     Measurement measure(Cell cell, Contender contender, Duration measure) throws InterruptedException {
         Path root = options.dir().toAbsolutePath().resolve(contender.label() + "-" + System.nanoTime());
         BenchCluster cluster = new BenchCluster(contender, root, cell.replicas(), cell.groups());
+        String stage = "run";
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, cell.inflight(), cell.payload())) {
             cluster.start(LEADER_TIMEOUT);
             load.start();
@@ -148,12 +159,17 @@ final class RaftBenchRunner {
             if (committed == 0) {
                 return Measurement.failed(cell, contender, "no task committed in " + measure);
             }
-            return new Measurement(cell, contender, committed * 1e9 / nanos,
+            Measurement run = Measurement.run(cell, contender, committed * 1e9 / nanos,
                     latencies.getValueAtPercentile(50) / 1000.0, latencies.getValueAtPercentile(99) / 1000.0,
-                    (double) fsyncs / committed, failed, null,
+                    (double) fsyncs / committed, failed,
                     DeviceWrites.perByte(deviceBytes, (double) committed * cell.payload()));
+            if (!options.reopen() || !contender.durable()) {
+                return run;
+            }
+            stage = "reopen after the run";
+            return reopen(cluster, run, LEADER_TIMEOUT);
         } catch (RuntimeException | IOException e) {
-            return Measurement.failed(cell, contender, e.toString());
+            return Measurement.failed(cell, contender, stage + ": " + e);
         } finally {
             try {
                 cluster.stopAndDelete();
@@ -163,13 +179,35 @@ final class RaftBenchRunner {
         }
     }
 
+    /**
+     * Stops the cluster cleanly once the replicas have settled, measures what its directory holds,
+     * and restarts it on the same directories: the open time is the restart's, from the first
+     * node's start to every group led and every storage holding what it held before the stop.
+     */
+    private static Measurement reopen(BenchCluster cluster, Measurement run, Duration timeout)
+            throws IOException, InterruptedException {
+        long[][] before = cluster.settledLastIndexes();
+        cluster.stop();
+        DiskUsage retained = DiskUsage.of(cluster.root());
+        BenchCluster.Reopening reopening = cluster.restart(before, timeout);
+        return run.withReopen(reopening.openNanos() / 1e6, reopening.initNanos() / 1e6, retained);
+    }
+
     private static String progressLine(int done, int total, Measurement m) {
         String head = String.format(Locale.ROOT, "[%d/%d] %s %s: ", done, total, m.cell(), m.contender().label());
         if (!m.ok()) {
             return head + "FAILED " + m.error();
         }
         String device = Double.isNaN(m.devicePerByte()) ? "" : String.format(Locale.ROOT, ", %.1f device B/B", m.devicePerByte());
-        return head + String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %.3f fsyncs/op%s, %d failed tasks",
-                m.opsPerSec(), m.p50Millis(), m.p99Millis(), m.fsyncsPerOp(), device, m.failures());
+        String reopen = Double.isNaN(m.openMillis()) ? "" : String.format(Locale.ROOT,
+                "; reopen %.0f ms (nodes inited %.0f ms), %s retained", m.openMillis(), m.initMillis(), retained(m));
+        return head + String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %.3f fsyncs/op%s, %d failed tasks%s",
+                m.opsPerSec(), m.p50Millis(), m.p99Millis(), m.fsyncsPerOp(), device, m.failures(), reopen);
+    }
+
+    private static String retained(Measurement m) {
+        String apparent = String.format(Locale.ROOT, "%.1f MiB in files", m.retainedApparentBytes() / (1 << 20));
+        return Double.isNaN(m.retainedBytes()) ? apparent
+                : String.format(Locale.ROOT, "%.1f MiB allocated (%s)", m.retainedBytes() / (1 << 20), apparent);
     }
 }
