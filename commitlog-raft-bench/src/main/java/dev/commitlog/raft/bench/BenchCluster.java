@@ -38,8 +38,13 @@ import java.util.stream.Stream;
  * threads call while the nodes run.
  */
 final class BenchCluster {
-    /** Long enough that heartbeats of 100 groups x 3 replicas on two busy cores do not trigger elections. */
+    /**
+     * The election timeout up to {@link #ELECTION_TIMEOUT_NODES} nodes: long enough that heartbeats
+     * of 24 groups x 3 replicas on two busy cores do not trigger elections.
+     */
     static final int ELECTION_TIMEOUT_MS = 1000;
+    /** The grid's largest cell, 24 groups x 3 replicas, which two cores carry at the 1 s timeout. */
+    static final int ELECTION_TIMEOUT_NODES = 72;
     /**
      * JRaft's disruptors preallocate their rings (four per node); 16384 slots each (the default)
      * times 300 nodes is gigabytes of events. 1024 covers the benchmark's in-flight count per group
@@ -52,6 +57,33 @@ final class BenchCluster {
     private static final Duration REBIND_TIMEOUT = Duration.ofSeconds(10);
     /** How long {@link #settledLastIndexes} waits for the replicas of each group to agree. */
     private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * Worker threads of JRaft's shared election and vote timers (JRaft's default: one per core). A
+     * node's pre-vote and vote run on these threads and first connect to each peer with a blocking
+     * ping (up to JRaft's 1 s connect timeout); with 300 nodes on two threads, a few slow pings
+     * stall every other node's election.
+     */
+    static final int SHARED_ELECTION_TIMER_WORKERS = 16;
+
+    /*
+     * System properties JRaft and Bolt read once, when their classes load (after this class's first
+     * use); a value given on the command line wins. Bolt's connection heartbeat is off: every host
+     * is in this JVM on loopback, so a connection dies only with the JVM, and with 300 nodes on two
+     * starved cores its 1 s heartbeat deadline closed live connections (and with them votes and
+     * appends in flight) until no group of 100 could keep a leader.
+     */
+    static {
+        setIfAbsent("jraft.timer.global_election_timer_workers", Integer.toString(SHARED_ELECTION_TIMER_WORKERS));
+        setIfAbsent("jraft.timer.global_vote_timer_workers", Integer.toString(SHARED_ELECTION_TIMER_WORKERS));
+        setIfAbsent("bolt.tcp.heartbeat.switch", "false");
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
+    }
 
     private final Contender contender;
     private final Path root;
@@ -316,7 +348,7 @@ final class BenchCluster {
         for (int g = 0; g < groups; g++) {
             // RocksDB creates only the last directory of its path.
             Files.createDirectories(host.dir.resolve(groupId(g)));
-            NodeOptions options = nodeOptions(host.factory, conf);
+            NodeOptions options = nodeOptions(host.factory, conf, electionTimeoutMs(nodeCount()));
             options.setLogUri(logUri(host, g));
             options.setRaftMetaUri(host.dir.resolve(groupId(g)).resolve("meta").toString());
             RaftGroupService service = new RaftGroupService(groupId(g), host.peer, options, host.rpcServer, true);
@@ -333,8 +365,18 @@ final class BenchCluster {
         return host.dir.resolve(groupId(g)).resolve("log").toString();
     }
 
-    /** The options every node of every contender gets; only the service factory differs. */
-    static NodeOptions nodeOptions(JRaftServiceFactory factory, Configuration conf) {
+    /**
+     * {@link #ELECTION_TIMEOUT_MS} up to {@link #ELECTION_TIMEOUT_NODES} nodes in the JVM, longer in
+     * proportion above (4.2 s at 300 nodes): a leader heartbeats each follower every tenth of the
+     * timeout, so the heartbeats per second of all groups stay what two cores carry at 72 nodes,
+     * and a leader is not deposed because the process was too busy to answer within 1 s.
+     */
+    static int electionTimeoutMs(int nodes) {
+        return Math.max(ELECTION_TIMEOUT_MS, ELECTION_TIMEOUT_MS * nodes / ELECTION_TIMEOUT_NODES);
+    }
+
+    /** The options every node of every contender gets at a cell; only the service factory differs. */
+    static NodeOptions nodeOptions(JRaftServiceFactory factory, Configuration conf, int electionTimeoutMs) {
         RaftOptions raftOptions = new RaftOptions();
         raftOptions.setSync(true);
         raftOptions.setDisruptorBufferSize(DISRUPTOR_BUFFER_SIZE);
@@ -347,7 +389,7 @@ final class BenchCluster {
         options.setServiceFactory(factory);
         options.setFsm(new AckingStateMachine());
         options.setInitialConf(conf.copy());
-        options.setElectionTimeoutMs(ELECTION_TIMEOUT_MS);
+        options.setElectionTimeoutMs(electionTimeoutMs);
         // No snapshot URI: no snapshots during a measurement.
         options.setSnapshotIntervalSecs(0);
         // One timer thread set for all nodes, not four per node: 300 nodes on two cores.

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The reopen is only done when every storage holds again what it held before the stop: a durable
  * storage passes, and one that forgets (the memory ceiling, whose entries die with the node) is
- * reported by name rather than timed.
+ * reported by name rather than timed. Also the election timeout's scaling with the node count.
  */
 @Timeout(60)
-class BenchClusterReopenTest {
+class BenchClusterTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
     @TempDir
@@ -79,5 +79,12 @@ class BenchClusterReopenTest {
         } finally {
             cluster.stopAndDelete();
         }
+    }
+
+    @Test
+    void electionTimeoutIsOneSecondUpToTheGridsLargestCellThenGrowsWithTheNodes() {
+        assertEquals(1000, BenchCluster.electionTimeoutMs(3));
+        assertEquals(1000, BenchCluster.electionTimeoutMs(72), "24 groups x 3 replicas");
+        assertEquals(4166, BenchCluster.electionTimeoutMs(300), "100 groups x 3 replicas");
     }
 }
