@@ -401,12 +401,17 @@ final class BenchCluster {
         return options;
     }
 
-    /** The node currently leading group {@code g}, or null while there is none. */
+    /**
+     * The node currently leading group {@code g}, or null while there is none. Reads each node's
+     * state without its lock ({@code isLeader(false)}): a node whose lock is held for good (JRaft
+     * 1.4.1 can leave a replicator's lock held when its executors reject work, and a step-down then
+     * waits on it with the node's lock held) must not stop the leader wait's timeout from firing.
+     */
     Node leader(int g) {
         Node found = null;
         for (Host host : hosts) {
             Node node = host.nodes.get(g);
-            if (node.isLeader()) {
+            if (node.isLeader(false)) {
                 if (found != null) {
                     return null;   // two leaders of different terms for a moment: wait for the old one to step down
                 }

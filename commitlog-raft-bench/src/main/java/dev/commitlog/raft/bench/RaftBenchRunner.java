@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -20,6 +21,8 @@ import org.HdrHistogram.Histogram;
  * unless --no-reopen), then the cluster's data deleted.
  */
 final class RaftBenchRunner {
+    /** How long a cluster may take to shut down before the run is given up (see {@link #stopAndDelete}). */
+    private static final Duration STOP_TIMEOUT = Duration.ofMinutes(2);
     /** How long every group may take to elect a leader after the last node started (see BenchCluster#start). */
     private static final Duration LEADER_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
@@ -81,11 +84,20 @@ final class RaftBenchRunner {
         int total = options.measurements();
         int done = 0;
         List<Cell> cells = cells();
+        grid:
         for (int pass = 0; pass < options.repeats(); pass++) {
             for (int c = 0; c < cells.size(); c++) {
                 Cell cell = cells.get(c);
                 for (Contender contender : order(options.contenders(), c, pass)) {
-                    Measurement m = measure(cell, contender, options.measure());
+                    Measurement m;
+                    try {
+                        m = measure(cell, contender, options.measure());
+                    } catch (StuckClusterException e) {
+                        m = Measurement.failed(cell, contender, e.getMessage());
+                        progress.println(progressLine(++done, total, m));
+                        repeats.get(key(cell, contender)).add(m);
+                        break grid;
+                    }
                     done++;
                     progress.println(progressLine(done, total, m));
                     repeats.get(key(cell, contender)).add(m);
@@ -96,7 +108,11 @@ final class RaftBenchRunner {
         List<Passes> out = new ArrayList<>();
         for (Cell cell : cells) {
             for (Contender contender : options.contenders()) {
-                out.add(new Passes(cell, contender, repeats.get(key(cell, contender))));
+                List<Measurement> runs = repeats.get(key(cell, contender));
+                if (runs.isEmpty()) {   // the grid ended early: a cluster did not shut down
+                    runs.add(Measurement.failed(cell, contender, "not run: an earlier cluster did not shut down"));
+                }
+                out.add(new Passes(cell, contender, runs));
             }
         }
         return out;
@@ -178,11 +194,37 @@ final class RaftBenchRunner {
         } catch (RuntimeException | IOException e) {
             return Measurement.failed(cell, contender, stage + ": " + e);
         } finally {
+            stopAndDelete(cluster);
+        }
+    }
+
+    /**
+     * Stops and deletes the cluster, waiting at most {@link #STOP_TIMEOUT}. A JRaft node that does
+     * not shut down (its lock held for good, see {@link BenchCluster#leader}) would hang the grid;
+     * its threads and ports cannot be reclaimed in this JVM, so the run ends there with
+     * {@link StuckClusterException}, naming the directory left behind.
+     */
+    private void stopAndDelete(BenchCluster cluster) throws InterruptedException {
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        Thread stopper = new Thread(() -> {
             try {
                 cluster.stopAndDelete();
             } catch (RuntimeException e) {
-                progress.println("raft-bench: cleaning up " + root + ": " + e);
+                failure.set(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
+        }, "raft-bench-stop");
+        stopper.setDaemon(true);
+        stopper.start();
+        stopper.join(STOP_TIMEOUT.toMillis());
+        if (stopper.isAlive()) {
+            throw new StuckClusterException("the cluster in " + cluster.root() + " did not shut down within " + STOP_TIMEOUT
+                    + ": a JRaft node is stuck (a thread dump shows which lock); this JVM cannot reclaim its threads and "
+                    + "ports, so the run ends here");
+        }
+        if (failure.get() != null) {
+            progress.println("raft-bench: cleaning up " + cluster.root() + ": " + failure.get());
         }
     }
 
