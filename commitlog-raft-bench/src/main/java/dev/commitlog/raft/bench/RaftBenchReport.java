@@ -23,7 +23,7 @@ import java.util.function.ToDoubleFunction;
  */
 final class RaftBenchReport {
     static final String CSV_HEADER = "replicas,payload,groups,inflight,contender,ops_per_s,p50_ms,p99_ms,fsyncs_per_op,failed_tasks,error,"
-            + "device_bytes_per_byte,open_ms,init_ms,retained_bytes,retained_apparent_bytes";
+            + "device_bytes_per_byte,open_ms,init_ms,retained_bytes,retained_apparent_bytes,reopen_error";
 
     private final List<Passes> passes;
     private final List<Measurement> measurements;
@@ -110,6 +110,8 @@ final class RaftBenchReport {
         }
         passes.stream().flatMap(p -> p.runs().stream()).filter(m -> !m.ok())
                 .forEach(m -> out.println("failed: " + m.cell() + " " + m.contender().label() + ": " + m.error()));
+        passes.stream().flatMap(p -> p.runs().stream()).filter(m -> m.ok() && m.reopenError() != null)
+                .forEach(m -> out.println("reopen failed: " + m.cell() + " " + m.contender().label() + ": " + m.reopenError()));
     }
 
     /** A block of one figure per contender: its name over the block, a short label over each column. */
@@ -222,17 +224,22 @@ final class RaftBenchReport {
         lines.add(CSV_HEADER);
         for (Measurement m : measurements) {
             Cell c = m.cell();
-            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s,%s,%s,%s,%s,%s", c.replicas(),
+            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s,%s,%s,%s,%s,%s,%s", c.replicas(),
                     c.payload(), c.groups(), c.inflight(), m.contender().label(), m.opsPerSec(), m.p50Millis(), m.p99Millis(),
-                    m.fsyncsPerOp(), m.failures(), m.ok() ? "" : '"' + m.error().replace('"', '\'') + '"',
+                    m.fsyncsPerOp(), m.failures(), quoted(m.error()),
                     csv("%.3f", m.devicePerByte()), csv("%.1f", m.openMillis()), csv("%.1f", m.initMillis()),
-                    csv("%.0f", m.retainedBytes()), csv("%.0f", m.retainedApparentBytes())));
+                    csv("%.0f", m.retainedBytes()), csv("%.0f", m.retainedApparentBytes()), quoted(m.reopenError())));
         }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         Files.write(file, lines);
+    }
+
+    /** A CSV text field: empty for none, else in double quotes (any inside turned to single ones). */
+    private static String quoted(String text) {
+        return text == null ? "" : '"' + text.replace('"', '\'') + '"';
     }
 
     /** A CSV field: empty where the figure was not measured. */

@@ -155,10 +155,32 @@ final class RaftBenchRunner {
         return cell + "/" + contender.label();
     }
 
+    /**
+     * One contender at one cell on a fresh cluster: start, warm-up, measurement, reopen; then the
+     * cluster stopped and deleted. A stop that does not finish ends the grid with a
+     * {@link StuckClusterException} that also says what the measurement found before it.
+     */
     Measurement measure(Cell cell, Contender contender, Duration measure) throws InterruptedException {
         Path root = options.dir().toAbsolutePath().resolve(contender.label() + "-" + System.nanoTime());
         BenchCluster cluster = new BenchCluster(contender, root, cell.replicas(), cell.groups());
-        String stage = "run";
+        Measurement m;
+        try {
+            m = runAndReopen(cluster, cell, contender, measure);
+        } catch (InterruptedException e) {
+            stopAndDelete(cluster);
+            throw e;
+        }
+        try {
+            stopAndDelete(cluster);
+        } catch (StuckClusterException e) {
+            throw new StuckClusterException(e.getMessage() + "; before the stop: "
+                    + progressLine(0, 0, m).substring("[0/0] ".length()));
+        }
+        return m;
+    }
+
+    private Measurement runAndReopen(BenchCluster cluster, Cell cell, Contender contender, Duration measure)
+            throws InterruptedException {
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, cell.inflight(), cell.payload())) {
             cluster.start(LEADER_TIMEOUT);
             load.start();
@@ -189,12 +211,13 @@ final class RaftBenchRunner {
             if (!options.reopen() || !contender.durable()) {
                 return run;
             }
-            stage = "reopen after the run";
-            return reopen(cluster, run, LEADER_TIMEOUT);
+            try {
+                return reopen(cluster, run, LEADER_TIMEOUT);
+            } catch (RuntimeException | IOException e) {
+                return run.withReopenFailure(e.toString());
+            }
         } catch (RuntimeException | IOException e) {
-            return Measurement.failed(cell, contender, stage + ": " + e);
-        } finally {
-            stopAndDelete(cluster);
+            return Measurement.failed(cell, contender, e.toString());
         }
     }
 
@@ -248,7 +271,8 @@ final class RaftBenchRunner {
             return head + "FAILED " + m.error();
         }
         String device = Double.isNaN(m.devicePerByte()) ? "" : String.format(Locale.ROOT, ", %.1f device B/B", m.devicePerByte());
-        String reopen = Double.isNaN(m.openMillis()) ? "" : String.format(Locale.ROOT,
+        String reopen = m.reopenError() != null ? "; reopen FAILED " + m.reopenError()
+                : Double.isNaN(m.openMillis()) ? "" : String.format(Locale.ROOT,
                 "; reopen %.0f ms (nodes inited %.0f ms), %s retained", m.openMillis(), m.initMillis(), retained(m));
         return head + String.format(Locale.ROOT, "%.0f ops/s, p50 %.2f ms, p99 %.2f ms, %.3f fsyncs/op%s, %d failed tasks%s",
                 m.opsPerSec(), m.p50Millis(), m.p99Millis(), m.fsyncsPerOp(), device, m.failures(), reopen);

@@ -87,10 +87,10 @@ class RaftBenchReportTest {
         Path csv = dir.resolve("raft.csv");
         report.writeCsv(csv);
         List<String> lines = Files.readAllLines(csv);
-        assertTrue(lines.get(0).endsWith(",error,device_bytes_per_byte,open_ms,init_ms,retained_bytes,retained_apparent_bytes"),
-                lines.get(0));
-        assertEquals(List.of("3,128,8,64,rocksdb,100.0,1.000,2.000,0.5000,0,,3.250,,,,",
-                "3,128,8,64,commitlog-batch,150.0,1.000,2.000,0.5000,0,,7.000,,,,"), lines.subList(1, 3));
+        assertTrue(lines.get(0).endsWith(",error,device_bytes_per_byte,open_ms,init_ms,retained_bytes,retained_apparent_bytes,"
+                + "reopen_error"), lines.get(0));
+        assertEquals(List.of("3,128,8,64,rocksdb,100.0,1.000,2.000,0.5000,0,,3.250,,,,,",
+                "3,128,8,64,commitlog-batch,150.0,1.000,2.000,0.5000,0,,7.000,,,,,"), lines.subList(1, 3));
     }
 
     @Test
@@ -127,8 +127,8 @@ class RaftBenchReportTest {
         Path csv = dir.resolve("raft.csv");
         report.writeCsv(csv);
         List<String> lines = Files.readAllLines(csv);
-        assertEquals("3,128,8,64,rocksdb-segment,125.0,1.000,2.000,0.5000,0,,3.250,2500.0,900.0,41943040,2147483648", lines.get(2));
-        assertTrue(lines.get(4).endsWith(",memory,400.0,1.000,2.000,0.5000,0,,3.250,,,,"), lines.get(4));
+        assertEquals("3,128,8,64,rocksdb-segment,125.0,1.000,2.000,0.5000,0,,3.250,2500.0,900.0,41943040,2147483648,", lines.get(2));
+        assertTrue(lines.get(4).endsWith(",memory,400.0,1.000,2.000,0.5000,0,,3.250,,,,,"), lines.get(4));
     }
 
     @Test
@@ -145,5 +145,26 @@ class RaftBenchReportTest {
         Measurement m = Measurement.run(CELL, contender, opsPerSec, 1, 2, 0.5, 0, 3.25)
                 .withReopen(openMillis, initMillis, new DiskUsage(2L << 30, allocated));
         return new Passes(CELL, contender, List.of(m));
+    }
+
+    @Test
+    void aFailedReopenKeepsTheRunsFiguresAndSaysWhy(@TempDir Path dir) throws Exception {
+        Passes rocks = reopened(Contender.ROCKSDB, 100, 2100, 600, 30 << 20);
+        Passes adaptive = new Passes(CELL, Contender.COMMITLOG_ADAPTIVE, List.of(Measurement.run(CELL, Contender.COMMITLOG_ADAPTIVE,
+                150, 1, 2, 0.5, 0, 3.25).withReopenFailure("java.lang.IllegalStateException: 2 of 8 groups have \"no\" leader")));
+        RaftBenchReport report = new RaftBenchReport(List.of(rocks, adaptive), List.of(Contender.ROCKSDB, Contender.COMMITLOG_ADAPTIVE));
+
+        Measurement median = report.medians().get(1);
+        assertTrue(median.ok() && !median.clean(), "ran, did not reopen: " + median);
+        assertEquals(1.5, report.ratio(CELL).orElseThrow(), 1e-9, "the run's figures stand");
+        String printed = print(report);
+        assertTrue(printed.lines().anyMatch(l -> l.matches("\\s+8\\s+64 \\|\\s+2100\\s+- \\|\\s+600\\s+- \\|\\s+30\\.0\\s+-")),
+                "no reopen figures for adaptive in\n" + printed);
+        assertTrue(printed.contains("reopen failed: " + CELL + " commitlog-adaptive: java.lang.IllegalStateException: 2 of 8"), printed);
+
+        Path csv = dir.resolve("raft.csv");
+        report.writeCsv(csv);
+        assertEquals("3,128,8,64,commitlog-adaptive,150.0,1.000,2.000,0.5000,0,,3.250,,,,,"
+                + "\"java.lang.IllegalStateException: 2 of 8 groups have 'no' leader\"", Files.readAllLines(csv).get(2));
     }
 }

@@ -75,7 +75,8 @@ class RaftBenchSmokeTest {
                 }
             }
             assertEquals("", f[10], "no error in " + row);
-            assertEquals(16, f.length, row);
+            assertEquals("", f[16], "reopened without error: " + row);
+            assertEquals(17, f.length, row);
         }
         try (Stream<Path> left = Files.list(data)) {
             assertEquals(List.of(), left.toList(), "each cluster's data is deleted after its measurement");
