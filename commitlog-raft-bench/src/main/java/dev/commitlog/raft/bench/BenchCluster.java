@@ -66,6 +66,15 @@ final class BenchCluster {
      */
     static final int SHARED_ELECTION_TIMER_WORKERS = 16;
 
+    /**
+     * The most threads of JRaft's process-wide closure pool (JRaft's default: 64). Each append on a
+     * leader wakes every replicator waiting for new entries through that pool, and it rejects work
+     * when all its threads are busy: 100 leaders have 200 replicators, and a rejection thrown out
+     * of JRaft's append path left a replicator's lock held, after which the node's step-down waited
+     * on it for good. 1,024 covers 256 groups x 4 followers; threads are made only when needed.
+     */
+    static final int CLOSURE_POOL_MAX_THREADS = 1024;
+
     /*
      * System properties JRaft and Bolt read once, when their classes load (after this class's first
      * use); a value given on the command line wins. Bolt's connection heartbeat is off: every host
@@ -76,6 +85,7 @@ final class BenchCluster {
     static {
         setIfAbsent("jraft.timer.global_election_timer_workers", Integer.toString(SHARED_ELECTION_TIMER_WORKERS));
         setIfAbsent("jraft.timer.global_vote_timer_workers", Integer.toString(SHARED_ELECTION_TIMER_WORKERS));
+        setIfAbsent("jraft.closure.threadpool.size.max", Integer.toString(CLOSURE_POOL_MAX_THREADS));
         setIfAbsent("bolt.tcp.heartbeat.switch", "false");
     }
 
