@@ -192,19 +192,20 @@ final class IndexCheckpointDecoder {
                 long position = previous + svarint();
                 long step = slots > 1 ? svarint() : 0;
                 for (long i = 0; i < slots; i++, position += step) {
-                    index.restore(first + slot + i, position(position, after, state));
+                    index.load(first + slot + i, position(position, after, state));
                     previous = position;
                 }
             } else if (type == LITERAL) {
                 for (long i = 0; i < slots; i++) {
                     previous += svarint();
-                    index.restore(first + slot + i, position(previous, after, state));
+                    index.load(first + slot + i, position(previous, after, state));
                 }
             } else {
                 throw inconsistent("group " + state.id + ": run type " + type);
             }
             slot += slots;
         }
+        index.loaded();
     }
 
     /** {@code after} minus the next uvarint, which must leave a position in [0, after). */

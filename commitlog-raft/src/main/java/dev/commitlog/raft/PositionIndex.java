@@ -43,6 +43,8 @@ final class PositionIndex {
     private long lowestIndex;
     /** The highest position put so far: each put must be above it. */
     private long highest = -1;
+    /** While a checkpoint's positions are loaded ({@link #load}): they come in index order, not log order. */
+    private boolean loading;
     /** Whether the entries' positions rise with their index (see the class doc). */
     private boolean ordered = true;
     /** Indexes holding an entry (holes excluded). */
@@ -136,7 +138,45 @@ final class PositionIndex {
         set(index, position);
     }
 
+    /**
+     * A checkpoint load's put ({@link IndexCheckpointDecoder}): as {@link #restore}, but the positions
+     * come in index order, which need not be the log's order (an index rewritten in place holds a
+     * position above later indexes'), so the order is not checked; {@link #loaded} ends the load.
+     */
+    void load(long index, long position) {
+        loading = true;
+        restore(index, position);
+    }
+
+    /** After the last {@link #load}: the lowest position, the order and the highest position found by one scan. */
+    void loaded() {
+        loading = false;
+        rescan();
+        long high = -1;
+        for (long i = first; i <= last; i++) {
+            high = Math.max(high, positions[(int) (i - first)]);
+        }
+        highest = Math.max(highest, high);
+    }
+
     private void set(long index, long position) {
+        if (loading) {
+            if (isEmpty() && !firstFixed) {
+                first = index;
+                last = index - 1;
+            }
+            long slot = index - first;
+            ensureCapacity((int) slot + 1);
+            if (index > last + 1) {
+                Arrays.fill(positions, (int) (last + 1 - first), (int) slot, -1L);
+            }
+            if (index > last || positions[(int) slot] < 0) {
+                entries++;
+            }
+            positions[(int) slot] = position;
+            last = Math.max(last, index);
+            return;
+        }
         if (position <= highest) {
             throw new IllegalStateException("position " + position + " put at index " + index + " is not above the highest put so far, "
                     + highest + ": entries are put in the log's order");

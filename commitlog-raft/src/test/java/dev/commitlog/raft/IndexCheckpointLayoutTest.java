@@ -108,9 +108,10 @@ class IndexCheckpointLayoutTest {
             }
             int move = random.nextInt(8);
             position = Math.max(0, Math.min(start - 1, position + (move < 5 ? 128 : move == 5 ? -random.nextInt(5000) : random.nextInt(20_000))));
-            group.index().put(i, position);
+            group.index().load(i, position); // positions going down: load, as a checkpoint's are, not the log's put
             group.noteEntry(i, position, random.nextInt(30) == 0);
         }
+        group.index().loaded();
         return group;
     }
 
