@@ -89,6 +89,7 @@ class IndexCheckpointLayoutTest {
             LoadedCheckpoint loaded = IndexCheckpointDecoder.groups("random", file, IndexCheckpointDecoder.header("random", file));
             for (int id = 1; id <= groups; id++) {
                 assertEquals(written.get(id - 1), describe(loaded.byId().get(id)) + " after " + loaded.after()[id], "round " + round);
+                assertScanned(loaded.byId().get(id).index(), "round " + round + ", group " + id);
             }
         }
     }
@@ -113,6 +114,28 @@ class IndexCheckpointLayoutTest {
         }
         group.index().loaded();
         return group;
+    }
+
+    /**
+     * The loaded index's kept figures equal a scan of its slots: the lowest position (the
+     * compaction's cut) and the entry count; and the next entry after the checkpoint is taken.
+     */
+    private static void assertScanned(PositionIndex index, String what) {
+        long lowest = Long.MAX_VALUE;
+        long entries = 0;
+        long highest = -1;
+        for (long i = index.first(); i <= index.last(); i++) {
+            long position = index.get(i);
+            if (position >= 0) {
+                lowest = Math.min(lowest, position);
+                highest = Math.max(highest, position);
+                entries++;
+            }
+        }
+        assertEquals(lowest, index.lowestPosition(), what + ": lowest position");
+        assertEquals(entries, index.entries(), what + ": entries");
+        index.put(index.last() + 1, highest + 1); // replay after the checkpoint puts above every loaded position
+        assertEquals(entries == 0 ? highest + 1 : lowest, index.lowestPosition(), what + ": lowest position after a put");
     }
 
     private static String describe(GroupState group) {
