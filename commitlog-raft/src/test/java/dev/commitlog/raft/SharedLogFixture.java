@@ -29,17 +29,23 @@ import java.util.stream.Stream;
 final class SharedLogFixture implements AutoCloseable {
     private final Path directory;
     private final int segmentSize;
+    private final RaftLogOptions options;
     private final Map<String, CommitLogLogStorage> storages = new LinkedHashMap<>();
     RaftCommitLog shared;
 
     SharedLogFixture(Path directory, int segmentSize) throws IOException {
+        this(directory, segmentSize, RaftLogOptions.defaults());
+    }
+
+    SharedLogFixture(Path directory, int segmentSize, RaftLogOptions options) throws IOException {
         this.directory = directory;
         this.segmentSize = segmentSize;
+        this.options = options;
         this.shared = open();
     }
 
     private RaftCommitLog open() throws IOException {
-        return RaftCommitLog.open(CommitLogConfig.builder(directory).syncMode(SyncMode.BATCH).segmentSize(segmentSize).build());
+        return RaftCommitLog.open(CommitLogConfig.builder(directory).syncMode(SyncMode.BATCH).segmentSize(segmentSize).build(), options);
     }
 
     /** The storage of {@code key}, inited on first use. */
@@ -63,6 +69,15 @@ final class SharedLogFixture implements AutoCloseable {
         shared.close();
         shared = open();
         keys.forEach(this::storage);
+    }
+
+    /** What a node that leaves a group does: its storage shut down, then the group dropped from the shared log. */
+    void drop(String key) {
+        CommitLogLogStorage storage = storages.remove(key);
+        if (storage != null) {
+            storage.shutdown();
+        }
+        shared.drop(key);
     }
 
     /** Every index from first to last with its entry (null for a hole), and the configurations loaded at init. */
@@ -103,6 +118,21 @@ final class SharedLogFixture implements AutoCloseable {
             }
         }
         return new GroupSnapshot(storage.getFirstLogIndex(), storage.getLastLogIndex(), entries, configurations);
+    }
+
+    /** Bytes of the segment files in the directory now. */
+    long segmentBytes() {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(SegmentDescriptor.FILE_PREFIX)).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // deleted meanwhile
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     long segmentFiles() {
