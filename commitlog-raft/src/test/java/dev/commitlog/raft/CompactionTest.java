@@ -46,15 +46,7 @@ class CompactionTest {
 
     /** ENTRIES entries of DATA bytes per group, in interleaved batches of ten; a configuration entry at index 5 of each. */
     private void fill() {
-        for (int from = 1; from <= ENTRIES; from += 10) {
-            for (String group : GROUPS) {
-                List<LogEntry> batch = new ArrayList<>();
-                for (int i = from; i < from + 10; i++) {
-                    batch.add(i == 5 ? configuration(i) : mockEntry(i, 1, DATA));
-                }
-                assertEquals(10, fixture.storage(group).appendEntries(batch));
-            }
-        }
+        fixture.fillInterleaved(GROUPS, ENTRIES, i -> i == 5 ? configuration(i) : mockEntry(i, 1, DATA));
     }
 
     private static LogEntry configuration(int index) {

@@ -54,15 +54,7 @@ class GroupDropTest {
     }
 
     private void fill() {
-        for (int from = 1; from <= ENTRIES; from += 10) {
-            for (String group : GROUPS) {
-                List<LogEntry> batch = new ArrayList<>();
-                for (int i = from; i < from + 10; i++) {
-                    batch.add(mockEntry(i, 1, DATA));
-                }
-                assertEquals(10, fixture.storage(group).appendEntries(batch));
-            }
-        }
+        fixture.fillInterleaved(GROUPS, ENTRIES, i -> mockEntry(i, 1, DATA));
     }
 
     private long awaitSegmentFilesAtMost(long most) throws InterruptedException {
