@@ -103,7 +103,9 @@ class CompactionTest {
         long lagging = fixture.shared.group("group-c").index().lowestPosition();
         long cut = fixture.shared.compact();
         assertTrue(cut <= lagging, "cut " + cut + " is above group-c's first entry at " + lagging);
-        assertEquals(filled, fixture.segmentFiles());
+        // At least as many: the allocator may have prepared the next segment since the count.
+        long after = fixture.segmentFiles();
+        assertTrue(after >= filled, filled + " segment files before the compaction, " + after + " after: one was discarded");
 
         List<GroupSnapshot> before = snapshots();
         fixture.restart();
