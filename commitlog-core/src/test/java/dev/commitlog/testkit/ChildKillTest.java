@@ -30,6 +30,7 @@ class ChildKillTest {
     void everyLineTheChildPrintedIsRead() throws Exception {
         Random random = new Random();
         long linesChecked = 0;
+        int killsWithLines = 0;
         for (int kill = 0; kill < KILLS; kill++) {
             Path printed = dir.resolve("printed-" + kill);
             List<String> command = ChildJvm.command(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto"), LinePrinterChild.class,
@@ -39,14 +40,18 @@ class ChildKillTest {
             assertEquals(KillableChild.READY, lines.get(0));
             Set<String> read = new HashSet<>(lines);
             List<String> recorded = Files.readAllLines(printed);
-            assertTrue(recorded.size() > 0, "the child printed lines before the kill");
-            for (String line : recorded.subList(0, recorded.size() - 1)) { // the last may be cut by the kill
+            if (recorded.size() > 1) {
+                killsWithLines++; // on a loaded machine the child may get no time to print between READY and the kill
+            }
+            for (String line : recorded.subList(0, Math.max(0, recorded.size() - 1))) { // the last may be cut by the kill
                 int number = kill;
                 assertTrue(read.contains(line), () -> "kill " + number + ": the child printed '" + line.substring(0, line.indexOf(' ', 5))
                         + "' (" + recorded.size() + " recorded) but the parent read " + (lines.size() - 1) + " lines");
             }
             linesChecked += recorded.size();
         }
-        System.out.printf("child kills: %d kills, %d printed lines all read%n", KILLS, linesChecked);
+        assertTrue(killsWithLines > 0, "in none of " + KILLS + " kills had the child printed two lines before it");
+        System.out.printf("child kills: %d kills (%d with lines to check), %d printed lines all read%n", KILLS, killsWithLines,
+                linesChecked);
     }
 }
