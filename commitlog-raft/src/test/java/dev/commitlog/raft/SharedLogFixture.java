@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.stream.Stream;
 
 /**
@@ -61,23 +62,23 @@ final class SharedLogFixture implements AutoCloseable {
         return storage;
     }
 
-    /** What a process restart does: every storage shut down, the log closed and reopened, the storages inited again. */
     /**
      * {@code entries} entries per group, indexes 1 up, in batches of ten that take the groups in
      * turn, so every segment holds entries of every group.
      */
-    void fillInterleaved(String[] groups, int entries, java.util.function.IntFunction<LogEntry> entry) {
+    void fillInterleaved(String[] groups, int entries, IntFunction<LogEntry> entry) {
         for (int from = 1; from <= entries; from += 10) {
             for (String group : groups) {
-                List<LogEntry> batch = new java.util.ArrayList<>();
+                List<LogEntry> batch = new ArrayList<>();
                 for (int i = from; i < from + 10; i++) {
                     batch.add(entry.apply(i));
                 }
-                org.junit.jupiter.api.Assertions.assertEquals(10, storage(group).appendEntries(batch));
+                assertEquals(10, storage(group).appendEntries(batch));
             }
         }
     }
 
+    /** What a process restart does: every storage shut down, the log closed and reopened, the storages inited again. */
     void restart() throws IOException {
         List<String> keys = new ArrayList<>(storages.keySet());
         storages.values().forEach(CommitLogLogStorage::shutdown);
