@@ -38,10 +38,12 @@ final class LogOpening {
     }
 
     /**
-     * Checks the JVM flags (before any file is made: without them Chronicle fails half-way through),
+     * Refuses compression and encryption, which are not written yet (before anything is touched),
+     * checks the JVM flags (before any file is made: without them Chronicle fails half-way through),
      * creates and locks the directory, registers the JMX bean, and recovers what is there.
      */
     static Opened prepare(CommitLogConfig config, CommitLogOptions options) throws IOException {
+        SectionSettings.refuseUntilWritten(config, options.keyProvider());
         ChronicleJvmFlags.check();
         CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
         Path directory = config.directory();
