@@ -30,6 +30,11 @@ class SectionAllocationTest {
      * parameter spec, both ways); direct buffers given to the cipher took 6.5 KB per pair at this size.
      */
     private static final long GCM_PER_SECTION = 4096;
+    /**
+     * zstd-jni's own calls, on JDK 25 only: 128 B per compress or decompress once the JIT settles,
+     * more before (measured with zstd-jni 1.5.7-28 alone; 0 on JDK 17). Per section, not per byte.
+     */
+    private static final long ZSTD_PER_SECTION = Runtime.version().feature() >= 25 ? 1024 : 0;
 
     static Stream<Arguments> modes() {
         return Stream.of(Compression.values()).flatMap(c -> Stream.of(Encryption.values()).map(e -> Arguments.of(c, e)));
@@ -57,7 +62,8 @@ class SectionAllocationTest {
                 checksum += roundTrip(encoder, decoder, plain, out, plainOut, i);
             }
             long allocated = threads.getThreadAllocatedBytes(threadId) - before;
-            long allowed = NOISE + (encryption == Encryption.NONE ? 0 : GCM_PER_SECTION * MEASURED);
+            long allowed = NOISE + (encryption == Encryption.NONE ? 0 : GCM_PER_SECTION * MEASURED)
+                    + (compression == Compression.ZSTD ? ZSTD_PER_SECTION * MEASURED : 0);
             System.out.printf("%s %s: %d bytes allocated over %d encode+decode pairs (%.1f per pair)%n", compression, encryption,
                     allocated, MEASURED, (double) allocated / MEASURED);
             assertTrue(allocated < allowed, compression + " " + encryption + ": " + allocated + " bytes over " + MEASURED
