@@ -15,7 +15,8 @@ import java.util.List;
  * append, writes one line with one write(2) call: "B thread seq" before it, "A thread seq" after it
  * returned. The trace then shows, in one clock, when each append began and was acknowledged, and
  * every msync/fdatasync in between. Arguments: directory, sync mode, threads, appends per thread,
- * the marks file, and optionally {@code commitlog_disk_access_mode} (a {@code DiskAccessMode} name).
+ * the marks file, and optionally {@code commitlog_disk_access_mode} (a {@code DiskAccessMode} name)
+ * and {@code commitlog_durable_mark_interval} in milliseconds.
  */
 public final class StraceChild {
     private StraceChild() {
@@ -28,6 +29,9 @@ public final class StraceChild {
         int perThread = Integer.parseInt(args[3]);
         DiskAccessMode access = args.length > 5 ? DiskAccessMode.valueOf(args[5]) : DiskAccessMode.STANDARD;
         CommitLogConfig.Builder config = CommitLogConfig.builder(dir).syncMode(mode).segmentSize(1 << 20).diskAccessMode(access);
+        if (args.length > 6) {
+            config.durableMarkInterval(Duration.ofMillis(Long.parseLong(args[6])));
+        }
         if (mode == SyncMode.PERIODIC) {
             config.syncPeriod(Duration.ofSeconds(30));
         }

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -229,7 +230,9 @@ public final class MappedStorageLayer implements StorageLayer {
     public List<Path> listOther(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             List<Path> result = new ArrayList<>();
-            files.filter(file -> !Files.isRegularFile(file)).forEach(result::add);
+            // A segment discarded (deleted, or renamed to a spare) after the listing is not a
+            // regular file any more, nor anything else: only an entry that still exists counts.
+            files.filter(file -> !Files.isRegularFile(file) && Files.exists(file, LinkOption.NOFOLLOW_LINKS)).forEach(result::add);
             return result;
         }
     }

@@ -39,6 +39,8 @@ public final class MetricsRecorder {
 
     private final ConcurrentLinkedQueue<AppenderMetrics> appenders = new ConcurrentLinkedQueue<>();
     private final AtomicInteger appendersRegistered = new AtomicInteger();
+    /** Registrations between two sweeps for dead threads' recorders. */
+    static final int RETIRE_EVERY = 64;
     /** Appends completed by threads that have since died (folded in by snapshots). */
     private long retiredAppends;
 
@@ -50,7 +52,18 @@ public final class MetricsRecorder {
         int index = appendersRegistered.getAndIncrement();
         AppenderMetrics metrics = new AppenderMetrics(thread, appendLatency.writer(index), waitingOnCommit.writer(index));
         appenders.add(metrics);
+        if (index % RETIRE_EVERY == RETIRE_EVERY - 1) {
+            // Without it the dead threads' recorders (and their Thread objects) would pile up until a
+            // snapshot: without bound where every append comes from a new thread (a virtual thread
+            // per request) and nobody reads the metrics.
+            retireDeadAppenders();
+        }
         return metrics;
+    }
+
+    /** Recorders held: the live appending threads' and at most {@link #RETIRE_EVERY} dead ones'. */
+    int appendersHeld() {
+        return appenders.size();
     }
 
     /** The flush-role holder only (one thread at a time; the role orders them). */
@@ -100,25 +113,28 @@ public final class MetricsRecorder {
         archiveFailures.increment();
     }
 
+    /** Folds the counts of recorders whose threads have died into {@link #retiredAppends} and drops the recorders. */
+    private synchronized void retireDeadAppenders() {
+        for (Iterator<AppenderMetrics> it = appenders.iterator(); it.hasNext(); ) {
+            AppenderMetrics appender = it.next();
+            if (!appender.owner.isAlive()) {
+                retiredAppends += appender.appends(); // read after isAlive: a dead thread's count is final
+                it.remove();
+            }
+        }
+    }
+
     /**
      * @param durablePosition the log position below which everything is durable
      * @param totalSize       bytes of segment files in the log directory
      */
     public synchronized CommitLogMetrics snapshot(long durablePosition, long totalSize) {
+        retireDeadAppenders();
         long completed = retiredAppends;
         int waiting = 0;
-        for (Iterator<AppenderMetrics> it = appenders.iterator(); it.hasNext(); ) {
-            AppenderMetrics appender = it.next();
-            boolean alive = appender.owner.isAlive();
-            long appends = appender.appends(); // read after isAlive: a dead thread's count is final
-            if (alive) {
-                completed += appends;
-                waiting += appender.waiting() ? 1 : 0;
-            } else {
-                retiredAppends += appends;
-                completed += appends;
-                it.remove();
-            }
+        for (AppenderMetrics appender : appenders) {
+            completed += appender.appends();
+            waiting += appender.waiting() ? 1 : 0;
         }
         return new MetricsSnapshot(flushes.get(), recordsFlushed.get(), bytesFlushed.get(), flushNanos.get(),
                 maxFlushNanos.get(), segmentsCreated.get(), segmentsRecycled.get(), segmentWaitNanos.sum(), oversizeRejected.sum(),

@@ -15,7 +15,6 @@ import dev.commitlog.CommitLog;
 import dev.commitlog.CommitLogException;
 import dev.commitlog.PositionDiscardedException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -46,6 +45,8 @@ public final class CommitLogLogStorage implements LogStorage {
     private EntryRecords records;
     /** One batch's positions, reused: written only under the group's mutex. */
     private final long[] positions = new long[CommitLog.MAX_BATCH];
+    /** The position of the last record appended; written under the group's mutex, read after it by the same call. */
+    private long lastAppended;
     private volatile boolean initialized;
 
     /**
@@ -83,7 +84,7 @@ public final class CommitLogLogStorage implements LogStorage {
             LOG.error("Raft log storage {}: init refused: {}", groupKey, closedReason());
             return false;
         }
-        CommitLogLogStorage holder = shared.live().claim(groupKey, this);
+        Object holder = shared.live().claim(groupKey, this);
         if (holder != null) {
             LOG.error("Raft log storage {}: init refused: {}", groupKey, shared.liveElsewhere(groupKey, holder));
             return false;
@@ -115,16 +116,14 @@ public final class CommitLogLogStorage implements LogStorage {
             LOG.error("Raft log storage {}: loading the groups of {} failed", groupKey, log.config().directory(), e);
             return false;
         }
-        List<Long> configurationPositions;
-        synchronized (state.mutex) {
+        ConfigurationManager confManager = opts.getConfigurationManager();
+        synchronized (state.mutex) { // read under it: a rewrite (which takes it) cannot move them away meanwhile
             this.records = new EntryRecords(codecs.encoder(), codecs.decoder());
             this.group = state;
-            configurationPositions = new ArrayList<>(state.configurations().values());
-        }
-        ConfigurationManager confManager = opts.getConfigurationManager();
-        if (confManager != null) {
-            for (long position : configurationPositions) {
-                confManager.add(configurationOf(read(position)));
+            if (confManager != null) {
+                for (long position : state.configurations().values()) {
+                    confManager.add(configurationOf(read(position)));
+                }
             }
         }
         return true;
@@ -189,24 +188,26 @@ public final class CommitLogLogStorage implements LogStorage {
     }
 
     /**
-     * The entry at {@code logIndex}, or null. A reader racing a prefix truncation may find the
-     * entry's segment discarded between the index lookup and the read: the entry is then gone,
-     * as a truncated entry is, unless the index still maps it there (then the failure is real).
+     * The entry at {@code logIndex}, or null. A reader racing a prefix truncation or a rewrite may
+     * find the entry's segment discarded between the index lookup and the read: the entry is then
+     * gone, as a truncated entry is, or was moved, and is read where the index maps it now; if the
+     * index still maps it to the discarded position, the failure is real.
      */
     @Override
     public LogEntry getEntry(long logIndex) {
         long position = positionOf(logIndex);
-        if (position < 0) {
-            return null;
-        }
-        try {
-            return read(position);
-        } catch (PositionDiscardedException e) {
-            if (positionOf(logIndex) == position) {
-                throw e;
+        while (position >= 0) {
+            try {
+                return read(position);
+            } catch (PositionDiscardedException e) {
+                long now = positionOf(logIndex);
+                if (now == position) {
+                    throw e;
+                }
+                position = now;
             }
-            return null;
         }
+        return null;
     }
 
     private LogEntry read(long position) {
@@ -228,13 +229,21 @@ public final class CommitLogLogStorage implements LogStorage {
     @Override
     @Deprecated
     public long getTerm(long logIndex) {
-        long position = positionOf(logIndex);
-        if (position < 0) {
-            return 0;
-        }
         long[] term = new long[1];
-        log.readAt(position, (at, record) -> term[0] = RaftRecord.term(record));
-        return term[0];
+        long position = positionOf(logIndex);
+        while (position >= 0) {
+            try {
+                log.readAt(position, (at, record) -> term[0] = RaftRecord.term(record));
+                return term[0];
+            } catch (PositionDiscardedException e) { // as getEntry: truncated, or moved by a rewrite
+                long now = positionOf(logIndex);
+                if (now == position) {
+                    throw e;
+                }
+                position = now;
+            }
+        }
+        return 0;
     }
 
     @Override
@@ -253,7 +262,13 @@ public final class CommitLogLogStorage implements LogStorage {
             return 0;
         }
         checkInitialized();
-        GroupState state = group;
+        int done = append(group, entries);
+        shared.appended(lastAppended); // outside the mutex: the check may rewrite or compact other groups
+        return done;
+    }
+
+    /** The records of {@code entries}, batch by batch under the group's mutex; returns how many are durable and indexed. */
+    private int append(GroupState state, List<LogEntry> entries) {
         synchronized (state.mutex) {
             int done = 0;
             while (done < entries.size()) {
@@ -262,6 +277,7 @@ public final class CommitLogLogStorage implements LogStorage {
                 int accepted = 0;
                 long batchFirst = -1;
                 long batchLast = -1;
+                long batchBytes = 0;
                 String refused = null;
                 for (; accepted < count; accepted++) {
                     LogEntry entry = entries.get(done + accepted);
@@ -273,6 +289,7 @@ public final class CommitLogLogStorage implements LogStorage {
                     batchFirst = batchFirst < 0 ? logIndex : Math.min(batchFirst, logIndex);
                     batchLast = Math.max(batchLast, logIndex);
                     batch[accepted] = records.entry(state.id, entry);
+                    batchBytes += batch[accepted].length;
                 }
                 if (accepted > 0) {
                     try {
@@ -293,6 +310,8 @@ public final class CommitLogLogStorage implements LogStorage {
                     } finally {
                         state.lock.writeLock().unlock();
                     }
+                    state.appended(accepted, batchBytes);
+                    lastAppended = positions[accepted - 1];
                     done += accepted;
                 }
                 if (refused != null) {

@@ -51,7 +51,7 @@ final class GroupCompaction {
         return cut;
     }
 
-    /** The lowest position any group still needs (see the class doc). */
+    /** The lowest position any group still needs (see the class doc): O(groups), each index keeps its lowest position. */
     long lowestNeeded() {
         long cut = log.durablePosition(); // first: whatever is appended from now on lies at or above it
         for (GroupState group : registry.groups()) {
@@ -64,11 +64,18 @@ final class GroupCompaction {
 
     /** Checkpoints every group based below {@code cut}, then waits until they are durable. */
     void writeCheckpoints(long cut) {
-        List<GroupState> groups = registry.groups();
+        writeCheckpoints(cut, registry.groups());
+    }
+
+    /**
+     * Checkpoints those of {@code groups} based below {@code cut}. A group dropped since the list
+     * was taken gets none: its DROP record must stay its last (a checkpoint would bind it again).
+     */
+    void writeCheckpoints(long cut, List<GroupState> groups) {
         boolean wrote = false;
         for (GroupState group : groups) {
             synchronized (group.mutex) {
-                if (group.basePosition() < cut) {
+                if (group.basePosition() < cut && !group.dropped()) { // a dropped group's DROP is its last record
                     byte[] record = group.checkpoint();
                     group.checkpointed(log.append(record, 0, record.length, Ack.WRITTEN));
                     checkpoints++;

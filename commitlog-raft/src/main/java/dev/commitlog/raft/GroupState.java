@@ -31,6 +31,11 @@ final class GroupState {
      * it rebuilds the group's bounds. Guarded by mutex.
      */
     private long basePosition = -1;
+    /** Entries and record bytes appended since the log was opened, counted per batch; written under mutex. */
+    private volatile long appendedEntries;
+    private volatile long appendedBytes;
+    /** Position of the group's DROP record, or -1 while the group lives; written under mutex, read by the registry. */
+    private volatile long droppedAt = -1;
 
     GroupState(int id) {
         this.id = id;
@@ -68,6 +73,11 @@ final class GroupState {
      * {@link PositionIndex#restore}); truncations cut configuration positions as they cut entries.
      */
     void replay(long position, ByteBuffer record) {
+        if (dropped()) {
+            throw new IllegalStateException("record of kind " + RaftRecord.kind(record) + " at log position " + position
+                    + " names Raft group id " + id + ", which the DROP record at " + droppedAt + " ended: no record of a dropped"
+                    + " group follows its DROP");
+        }
         switch (RaftRecord.kind(record)) {
             case RaftRecord.GROUP -> bind(RaftRecord.key(record), position);
             case RaftRecord.DATA, RaftRecord.DATA_CHECKSUM, RaftRecord.ENTRY -> {
@@ -86,6 +96,7 @@ final class GroupState {
                 configurations.tailMap(last, false).clear();
                 bind(RaftRecord.key(record), position);
             }
+            case RaftRecord.DROP -> drop(position);
             default -> throw new IllegalStateException("record of unknown kind " + RaftRecord.kind(record) + " at log position "
                     + position + " for Raft group id " + id);
         }
@@ -115,6 +126,47 @@ final class GroupState {
         configurations.clear();
         index.put(nextLogIndex, position);
         noteEntry(nextLogIndex, position, configuration);
+    }
+
+    /**
+     * The group was dropped by the DROP record at {@code position}: its entries and configurations
+     * go, and so does its key (the registry forgets it; a storage of the key later gets a new group).
+     */
+    void drop(long position) {
+        index.clear();
+        configurations.clear();
+        droppedAt = position;
+    }
+
+    boolean dropped() {
+        return droppedAt >= 0;
+    }
+
+    /** A batch of {@code entries} records, {@code bytes} in all, appended; call under mutex. */
+    void appended(int entries, long bytes) {
+        appendedEntries += entries; // one writer (under mutex): a plain read-add, then a volatile store
+        appendedBytes += bytes;
+    }
+
+    long appendedEntries() {
+        return appendedEntries;
+    }
+
+    long appendedBytes() {
+        return appendedBytes;
+    }
+
+    /** This group's figures, read under the index's read lock (never waiting for a write's flush). */
+    RaftGroupStats stats(long durablePosition) {
+        lock.readLock().lock();
+        try {
+            long lowest = index.lowestPosition();
+            long pinned = lowest < durablePosition ? durablePosition - lowest : 0;
+            return new RaftGroupStats(key, index.entries(), index.first(), index.last(), appendedEntries, appendedBytes, lowest, pinned,
+                    System.nanoTime());
+        } finally {
+            lock.readLock().unlock();
+        }
     }
 
     /** The CHECKPOINT record of the current state; call under mutex. */

@@ -9,28 +9,38 @@ import java.util.concurrent.ConcurrentHashMap;
  * own leader as if it alone held the group's log; JRaft's RocksDB storage is kept from that by
  * RocksDB's lock on its path, this is the same rule for a group in a shared log.
  *
- * <p>Claims are one {@code putIfAbsent} each: no lock.
+ * <p>{@link RaftCommitLog#drop} holds the key the same way while it drops the group, so no storage
+ * inits into a group being dropped. Claims are one {@code putIfAbsent} each: no lock.
  */
 final class LiveStorages {
-    private final ConcurrentHashMap<String, CommitLogLogStorage> byKey = new ConcurrentHashMap<>();
+    /** What holds a key while its group is dropped. */
+    static final Object DROPPING = new Object() {
+        @Override
+        public String toString() {
+            return "a drop of its group, in progress";
+        }
+    };
+
+    private final ConcurrentHashMap<String, Object> byKey = new ConcurrentHashMap<>();
 
     /**
      * Makes {@code storage} the live storage of {@code key}, unless another one is.
      *
-     * @return null when {@code storage} holds the key now (or held it already); otherwise the live storage that holds it
+     * @return null when {@code storage} holds the key now (or held it already); otherwise what holds
+     *         it: the live storage, or {@link #DROPPING}
      */
-    CommitLogLogStorage claim(String key, CommitLogLogStorage storage) {
-        CommitLogLogStorage holder = byKey.putIfAbsent(key, storage);
+    Object claim(String key, Object storage) {
+        Object holder = byKey.putIfAbsent(key, storage);
         return holder == null || holder == storage ? null : holder;
     }
 
     /** Ends {@code storage}'s hold on {@code key}; nothing if it does not hold it. */
-    void release(String key, CommitLogLogStorage storage) {
+    void release(String key, Object storage) {
         byKey.remove(key, storage);
     }
 
-    /** The live storage of {@code key}, or null. */
-    CommitLogLogStorage holder(String key) {
+    /** What holds {@code key} (its live storage, or {@link #DROPPING}), or null. */
+    Object holder(String key) {
         return byKey.get(key);
     }
 }

@@ -24,6 +24,11 @@ import java.nio.charset.StandardCharsets;
  * 8 CHECKPOINT         id, first i64, last i64, flags u8, key length u16, key
  *                      the group's whole bounds state (flags bit 0: first index fixed), and its
  *                      binding, rewritten before older records are discarded
+ * 9 DROP               id                                          empties the group and ends its
+ *                                                                 binding: no record of the id follows
+ * 10 INDEX_CHECKPOINT  0 (no group), nonce i64, start i64
+ *                      vouches for the index checkpoint file of that nonce and start
+ *                      ({@link IndexCheckpointDescriptor}); replay passes over it
  * </pre>
  *
  * <p>Index and term stay fixed-width right after the id, so replay and term lookups read them
@@ -39,6 +44,9 @@ final class RaftRecord {
     static final byte TRUNCATE_SUFFIX = 6;
     static final byte RESET = 7;
     static final byte CHECKPOINT = 8;
+    static final byte DROP = 9;
+    /** Names no group: the id byte is 0, which no group is given. */
+    static final byte INDEX_CHECKPOINT = 10;
 
     /** CHECKPOINT flags bit: the first index was set by a truncation or reset, not by the first entry. */
     static final int FIRST_FIXED = 1;
@@ -104,6 +112,12 @@ final class RaftRecord {
         return out;
     }
 
+    static byte[] drop(int id) {
+        byte[] out = new byte[1 + varintLength(id)];
+        header(out, DROP, id);
+        return out;
+    }
+
     static byte[] checkpoint(int id, long first, long last, boolean firstFixed, byte[] key) {
         byte[] out = new byte[1 + varintLength(id) + 8 + 8 + 1 + 2 + key.length];
         int at = header(out, CHECKPOINT, id);
@@ -112,6 +126,15 @@ final class RaftRecord {
         out[at + 16] = (byte) (firstFixed ? FIRST_FIXED : 0);
         SHORT.set(out, at + 17, (short) key.length);
         System.arraycopy(key, 0, out, at + 19, key.length);
+        return out;
+    }
+
+    /** The INDEX_CHECKPOINT record of the checkpoint file with {@code nonce} and {@code start}. */
+    static byte[] indexCheckpoint(long nonce, long start) {
+        byte[] out = new byte[1 + 1 + 8 + 8];
+        int at = header(out, INDEX_CHECKPOINT, 0);
+        LONG.set(out, at, nonce);
+        LONG.set(out, at + 8, start);
         return out;
     }
 
@@ -190,5 +213,14 @@ final class RaftRecord {
 
     static boolean checkpointFirstFixed(ByteBuffer record) {
         return (record.get(fieldsAt(record) + 16) & FIRST_FIXED) != 0;
+    }
+
+    /** INDEX_CHECKPOINT fields. */
+    static long indexCheckpointNonce(ByteBuffer record) {
+        return record.getLong(fieldsAt(record));
+    }
+
+    static long indexCheckpointStart(ByteBuffer record) {
+        return record.getLong(fieldsAt(record) + 8);
     }
 }

@@ -46,15 +46,7 @@ class CompactionTest {
 
     /** ENTRIES entries of DATA bytes per group, in interleaved batches of ten; a configuration entry at index 5 of each. */
     private void fill() {
-        for (int from = 1; from <= ENTRIES; from += 10) {
-            for (String group : GROUPS) {
-                List<LogEntry> batch = new ArrayList<>();
-                for (int i = from; i < from + 10; i++) {
-                    batch.add(i == 5 ? configuration(i) : mockEntry(i, 1, DATA));
-                }
-                assertEquals(10, fixture.storage(group).appendEntries(batch));
-            }
-        }
+        fixture.fillInterleaved(GROUPS, ENTRIES, i -> i == 5 ? configuration(i) : mockEntry(i, 1, DATA));
     }
 
     private static LogEntry configuration(int index) {
@@ -111,7 +103,9 @@ class CompactionTest {
         long lagging = fixture.shared.group("group-c").index().lowestPosition();
         long cut = fixture.shared.compact();
         assertTrue(cut <= lagging, "cut " + cut + " is above group-c's first entry at " + lagging);
-        assertEquals(filled, fixture.segmentFiles());
+        // At least as many: the allocator may have prepared the next segment since the count.
+        long after = fixture.segmentFiles();
+        assertTrue(after >= filled, filled + " segment files before the compaction, " + after + " after: one was discarded");
 
         List<GroupSnapshot> before = snapshots();
         fixture.restart();

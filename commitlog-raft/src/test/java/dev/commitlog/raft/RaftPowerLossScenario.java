@@ -28,6 +28,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -35,7 +36,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One power-loss run over Raft log storages: {@value #GROUPS} groups share one commit log on a
  * {@link SimulatedDisk}, each driven by its own thread through random appendEntries,
- * truncatePrefix, truncateSuffix and reset calls that follow Raft's rules (appends continue at
+ * truncatePrefix, truncateSuffix, reset and drop calls (and rewrites of any group's entries
+ * forward, which change no group's log) that follow Raft's rules (appends continue at
  * the last index + 1; truncateSuffix never cuts at or below the commit index the driver models;
  * truncatePrefix never past it + 1). Each driver keeps the history of its group's {@link ModelLog}:
  * state {@code k} is the log after its {@code k}-th call.
@@ -66,6 +68,8 @@ final class RaftPowerLossScenario {
     private final List<List<ModelLog>> histories = new ArrayList<>();
     private final AtomicIntegerArray started = new AtomicIntegerArray(GROUPS);
     private final AtomicIntegerArray acked = new AtomicIntegerArray(GROUPS);
+    private final AtomicInteger drops = new AtomicInteger();
+    private final AtomicInteger rewrites = new AtomicInteger();
     private final List<Image> images = new CopyOnWriteArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final CrashImageSchedule schedule;
@@ -80,6 +84,10 @@ final class RaftPowerLossScenario {
         long appendPrefixes;
         /** Segments the live log created and then discarded (compaction after prefix cuts) while images were taken. */
         long segmentsDiscarded;
+        /** Groups the live run dropped (each then started again, empty, under its key). */
+        long drops;
+        /** Groups whose live entries the live run rewrote forward (and then compacted). */
+        long rewrites;
 
         void add(Counts other) {
             addImages(other);
@@ -89,12 +97,14 @@ final class RaftPowerLossScenario {
             inFlightAbsent += other.inFlightAbsent;
             appendPrefixes += other.appendPrefixes;
             segmentsDiscarded += other.segmentsDiscarded;
+            drops += other.drops;
+            rewrites += other.rewrites;
         }
 
         @Override
         public String toString() {
             return super.toString() + ", " + acknowledgedCallsChecked + " acknowledged calls checked (summed over images), " + entriesVerified + " entries verified; calls in"
-                    + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes; " + segmentsDiscarded + " segments discarded by the live log";
+                    + " flight: " + inFlightKept + " kept, " + inFlightAbsent + " absent, " + appendPrefixes + " append prefixes; " + segmentsDiscarded + " segments discarded by the live log; " + drops + " groups dropped, " + rewrites + " rewritten forward";
         }
     }
 
@@ -161,7 +171,7 @@ final class RaftPowerLossScenario {
                 CommitLogLogStorage storage = shared.storage(groupKey(g), syncOptions());
                 assertTrue(storage.init(storageOptions()), "init of " + groupKey(g));
                 int group = g;
-                threads.add(new Thread(() -> drive(group, storage), "driver-" + g));
+                threads.add(new Thread(() -> drive(group, shared, storage), "driver-" + g));
             }
             schedule.runWriters(threads, () -> stop = true);
         }
@@ -173,6 +183,8 @@ final class RaftPowerLossScenario {
         Counts counts = new Counts();
         counts.fromFlushEvents = schedule.flushImages();
         counts.segmentsDiscarded = disk.createCalls() - disk.fileNames().size();
+        counts.drops = drops.get();
+        counts.rewrites = rewrites.get();
         Path reopen = Files.createDirectories(root.resolve("reopen"));
         for (Image image : images) {
             verify(image, reopen, counts);
@@ -180,8 +192,14 @@ final class RaftPowerLossScenario {
         return counts;
     }
 
-    /** One group's calls, each recorded in the history (as started) before it is made and counted as acked after it returns. */
-    private void drive(int group, CommitLogLogStorage storage) {
+    /**
+     * One group's calls, each recorded in the history (as started) before it is made and counted as
+     * acked after it returns. A drop shuts the storage down, drops the group and inits a new
+     * storage of the key, which starts empty; images are also taken right before and right after
+     * each drop. A rewrite (of any group's entries, forward) is no call of the group's log.
+     */
+    private void drive(int group, RaftCommitLog shared, CommitLogLogStorage first) {
+        CommitLogLogStorage[] current = {first};
         Random random = new Random(seed * 31 + group);
         List<ModelLog> history = histories.get(group);
         ModelLog model = ModelLog.EMPTY;
@@ -199,13 +217,13 @@ final class RaftPowerLossScenario {
                     commit = Math.max(commit, model.first() - 1);
                     long firstKept = model.first() + random.nextInt((int) (commit + 1 - model.first()) + 1);
                     next = model.truncatePrefix(firstKept);
-                    op = () -> assertTrue(storage.truncatePrefix(firstKept), "truncatePrefix");
+                    op = () -> assertTrue(current[0].truncatePrefix(firstKept), "truncatePrefix");
                 } else if (choice < 22 && model.last() - 1 >= Math.max(commit, model.first())) {
                     long low = Math.max(commit, model.first());
                     long lastKept = low + random.nextInt((int) (model.last() - 1 - low) + 1);
                     next = model.truncateSuffix(lastKept);
                     term++; // a new leader's entries replace the cut ones
-                    op = () -> assertTrue(storage.truncateSuffix(lastKept), "truncateSuffix");
+                    op = () -> assertTrue(current[0].truncateSuffix(lastKept), "truncateSuffix");
                 } else if (choice < 27) {
                     // Within the log: keeps that entry; past it: a snapshot install's reset (a no-op of term 0 stays).
                     long nextIndex = model.size() > 0 && random.nextBoolean()
@@ -214,7 +232,22 @@ final class RaftPowerLossScenario {
                     next = model.reset(nextIndex);
                     commit = nextIndex;
                     term++;
-                    op = () -> assertTrue(storage.reset(nextIndex), "reset");
+                    op = () -> assertTrue(current[0].reset(nextIndex), "reset");
+                } else if (choice < 31) {
+                    next = ModelLog.EMPTY;
+                    commit = 0;
+                    op = () -> {
+                        current[0].shutdown();
+                        schedule.takeIfCapturing("before the drop of " + groupKey(group));
+                        shared.drop(groupKey(group));
+                        CommitLogLogStorage again = shared.storage(groupKey(group), syncOptions());
+                        assertTrue(again.init(storageOptions()), "init after drop");
+                        current[0] = again;
+                    };
+                    drops.incrementAndGet();
+                } else if (choice < 36) {
+                    rewriteForward(shared, random.nextInt(GROUPS));
+                    continue; // no call of this group's log: its state stays
                 } else {
                     int n = 1 + random.nextInt(MAX_APPEND);
                     long[] terms = new long[n];
@@ -229,12 +262,15 @@ final class RaftPowerLossScenario {
                         entries.add(entry);
                     }
                     next = model.append(terms, seqs);
-                    op = () -> assertEquals(n, storage.appendEntries(entries), "entries appended");
+                    op = () -> assertEquals(n, current[0].appendEntries(entries), "entries appended");
                 }
                 history.add(next); // state started.get() + 1
                 started.incrementAndGet(group);
                 op.run();
                 acked.incrementAndGet(group);
+                if (next == ModelLog.EMPTY) {
+                    schedule.takeIfCapturing("after the drop of " + groupKey(group));
+                }
                 model = next;
                 if (random.nextInt(4) == 0) {
                     LockSupport.parkNanos(random.nextInt(200_000));
@@ -242,6 +278,21 @@ final class RaftPowerLossScenario {
             }
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
+        }
+    }
+
+    /**
+     * Rewrites group {@code target}'s live entries forward (whichever driver runs that group, its
+     * calls wait for the rewrite), then compacts, which discards the old records once no group
+     * needs them; an image is taken right after. The group's state must be the same before,
+     * during and after.
+     */
+    private void rewriteForward(RaftCommitLog shared, int target) {
+        GroupState state = shared.groups().find(groupKey(target));
+        if (state != null && shared.rewrite().rewrite(state, Long.MAX_VALUE) >= 0) {
+            rewrites.incrementAndGet();
+            shared.compact();
+            schedule.takeIfCapturing("after a rewrite of " + groupKey(target));
         }
     }
 

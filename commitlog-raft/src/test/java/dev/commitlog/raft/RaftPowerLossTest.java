@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Simulated power loss under Raft log storages that share one commit log: every acknowledged
- * appendEntries, truncatePrefix, truncateSuffix and reset survives, and a call in flight is
- * either wholly there or absent (an append may keep a prefix of its entries). See
+ * appendEntries, truncatePrefix, truncateSuffix, reset and drop survives, and a call in flight is
+ * either wholly there or absent (an append may keep a prefix of its entries); a group's state is
+ * the same before, during and after a rewrite of its entries forward. See
  * {@link RaftPowerLossScenario} for the run and the checks.
  */
 class RaftPowerLossTest {
@@ -31,6 +32,8 @@ class RaftPowerLossTest {
         RaftPowerLossScenario.Counts counts = new RaftPowerLossScenario(mode, seed, dir, TARGET_IMAGES, CALLS_PER_GROUP).run();
         System.out.printf("raft power loss %s: %s (seed %d)%n", mode, counts, seed);
         assertTrue(counts.images >= TARGET_IMAGES / 2, () -> "too few images: " + counts);
+        assertTrue(counts.drops > 0, () -> "no group was dropped: " + counts);
+        assertTrue(counts.rewrites > 0, () -> "no group was rewritten: " + counts);
     }
 
     @Tag("slow")

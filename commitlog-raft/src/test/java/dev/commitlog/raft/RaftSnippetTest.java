@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** docs/raft.md's plug-in snippet compiles as printed (read at test time, so drift fails the test). */
+/** docs/raft.md's plug-in snippets compile as printed (read at test time, so drift fails the test). */
 class RaftSnippetTest {
     private static final Path DOC = Path.of("../docs/raft.md");
     /** What the snippet assumes around it: imports and the node's own pieces. */
@@ -26,6 +26,8 @@ class RaftSnippetTest {
             import dev.commitlog.raft.*;
             import java.io.IOException;
             import java.nio.file.Path;
+            import java.util.Map;
+            import java.util.concurrent.ConcurrentHashMap;
 
             class RaftSnippet {
                 void run(StateMachine stateMachine, Configuration conf, PeerId serverId, RpcServer rpcServer) throws IOException {
@@ -44,5 +46,14 @@ class RaftSnippetTest {
         assertTrue(snippet.contains("new CommitLogJRaftServiceFactory(raftLog)"), "the first java block is the plug-in snippet: " + snippet);
         List<String> errors = SnippetCompiler.compile(BEFORE, snippet, AFTER, out);
         assertEquals(List.of(), errors, "docs/raft.md's snippet does not compile:\n" + snippet);
+    }
+
+    @Test
+    void theBoundAndDropSnippetCompiles() throws Exception {
+        String snippet = SnippetCompiler.javaBlocks(Files.readString(DOC)).get(1);
+        assertTrue(snippet.contains("RaftLogOptions.builder()") && snippet.contains("raftLog.drop("),
+                "the second java block is the bound-and-drop snippet: " + snippet);
+        List<String> errors = SnippetCompiler.compile(BEFORE, snippet, AFTER, out);
+        assertEquals(List.of(), errors, "docs/raft.md's second snippet does not compile:\n" + snippet);
     }
 }

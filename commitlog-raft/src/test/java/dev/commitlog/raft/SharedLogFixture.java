@@ -29,17 +29,23 @@ import java.util.stream.Stream;
 final class SharedLogFixture implements AutoCloseable {
     private final Path directory;
     private final int segmentSize;
+    private final RaftLogOptions options;
     private final Map<String, CommitLogLogStorage> storages = new LinkedHashMap<>();
     RaftCommitLog shared;
 
     SharedLogFixture(Path directory, int segmentSize) throws IOException {
+        this(directory, segmentSize, RaftLogOptions.defaults());
+    }
+
+    SharedLogFixture(Path directory, int segmentSize, RaftLogOptions options) throws IOException {
         this.directory = directory;
         this.segmentSize = segmentSize;
+        this.options = options;
         this.shared = open();
     }
 
     private RaftCommitLog open() throws IOException {
-        return RaftCommitLog.open(CommitLogConfig.builder(directory).syncMode(SyncMode.BATCH).segmentSize(segmentSize).build());
+        return RaftCommitLog.open(CommitLogConfig.builder(directory).syncMode(SyncMode.BATCH).segmentSize(segmentSize).build(), options);
     }
 
     /** The storage of {@code key}, inited on first use. */
@@ -56,6 +62,22 @@ final class SharedLogFixture implements AutoCloseable {
     }
 
     /** What a process restart does: every storage shut down, the log closed and reopened, the storages inited again. */
+    /**
+     * {@code entries} entries per group, indexes 1 up, in batches of ten that take the groups in
+     * turn, so every segment holds entries of every group.
+     */
+    void fillInterleaved(String[] groups, int entries, java.util.function.IntFunction<LogEntry> entry) {
+        for (int from = 1; from <= entries; from += 10) {
+            for (String group : groups) {
+                List<LogEntry> batch = new java.util.ArrayList<>();
+                for (int i = from; i < from + 10; i++) {
+                    batch.add(entry.apply(i));
+                }
+                org.junit.jupiter.api.Assertions.assertEquals(10, storage(group).appendEntries(batch));
+            }
+        }
+    }
+
     void restart() throws IOException {
         List<String> keys = new ArrayList<>(storages.keySet());
         storages.values().forEach(CommitLogLogStorage::shutdown);
@@ -63,6 +85,15 @@ final class SharedLogFixture implements AutoCloseable {
         shared.close();
         shared = open();
         keys.forEach(this::storage);
+    }
+
+    /** What a node that leaves a group does: its storage shut down, then the group dropped from the shared log. */
+    void drop(String key) {
+        CommitLogLogStorage storage = storages.remove(key);
+        if (storage != null) {
+            storage.shutdown();
+        }
+        shared.drop(key);
     }
 
     /** Every index from first to last with its entry (null for a hole), and the configurations loaded at init. */
@@ -103,6 +134,21 @@ final class SharedLogFixture implements AutoCloseable {
             }
         }
         return new GroupSnapshot(storage.getFirstLogIndex(), storage.getLastLogIndex(), entries, configurations);
+    }
+
+    /** Bytes of the segment files in the directory now. */
+    long segmentBytes() {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.filter(p -> p.getFileName().toString().startsWith(SegmentDescriptor.FILE_PREFIX)).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // deleted meanwhile
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     long segmentFiles() {

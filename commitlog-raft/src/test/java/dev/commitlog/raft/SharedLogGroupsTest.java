@@ -74,10 +74,11 @@ class SharedLogGroupsTest {
     void everyGroupInitAfterRestartSharesOneReplay() throws IOException {
         writeInterleaved();
         List<GroupSnapshot> before = snapshots();
-        assertEquals(1, fixture.shared.groups().replays());
+        assertEquals(1, fixture.shared.groups().loads());
 
         fixture.restart();
-        assertEquals(1, fixture.shared.groups().replays(), "six inits, one replay");
+        assertEquals(1, fixture.shared.groups().loads(), "six inits, one load");
+        assertEquals(0, fixture.shared.groups().replays(), "the load starts from the checkpoint written at close");
         SharedLogFixture.assertSame(before, snapshots(), "after restart");
         assertEquals(10, before.get(1).first());
         assertEquals(30, before.get(2).last());
@@ -110,7 +111,7 @@ class SharedLogGroupsTest {
         assertEquals(1, later.getFirstLogIndex());
         assertEquals(0, later.getLastLogIndex());
         assertTrue(later.appendEntry(mockEntry(1, 1, 4)));
-        assertEquals(1, fixture.shared.groups().replays());
+        assertEquals(1, fixture.shared.groups().loads());
     }
 
     @Test

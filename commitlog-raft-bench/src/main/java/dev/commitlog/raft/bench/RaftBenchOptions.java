@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, List<Integer> groups,
                                List<Integer> inflight, List<Contender> contenders, Duration warmup, Duration measure,
-                               int repeats, Path dir, Path csv, Path log, boolean help) {
+                               int repeats, boolean reopen, Path dir, Path csv, Path log, boolean help) {
 
     public static final int MAX_GROUPS = 256;
     public static final int MAX_INFLIGHT = 16_384;
@@ -26,18 +26,23 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
             "usage: java -jar commitlog-raft-bench/target/commitlog-raft-bench.jar [flags]",
             "",
             "SOFAJRaft groups on loopback, all hosts in this JVM, closed loop: JRaft's RocksDBLogStorage",
-            "(one RocksDB per group per host) against CommitLogLogStorage (one shared commit log per host)",
-            "in adaptive and batch sync. Contenders run one after another for each cell.",
+            "(one RocksDB per group per host) and RocksDBSegmentLogStorage (the same, large entries in",
+            "segment files) against CommitLogLogStorage (one shared commit log per host) in adaptive and",
+            "batch sync. Contenders run one after another for each cell; after each run the cluster is",
+            "stopped and reopened on its data, and the reopen timed.",
             "",
             "  --replicas LIST     voters per group, one host each (default 3; 1 = the storage cost alone)",
             "  --payload LIST      task payload bytes (default 128,1024)",
-            "  --groups LIST       Raft groups per host (default 1,8,24)",
-            "  --inflight LIST     tasks in flight in total, spread over the groups (default 1,8,64,256)",
+            "  --groups LIST       Raft groups per host (default 1,8,24; 100 with 3 replicas is 300 nodes in",
+            "                      this JVM: thousands of threads, minutes to start; see docs/raft.md)",
+            "  --inflight LIST     tasks in flight in total, slot i to group i mod groups, so below the group",
+            "                      count only the first groups carry load (default 1,8,64,256)",
             "  --contenders LIST   " + String.join(",", Contender.labels()) + " (default all but memory;",
             "                      memory: entries kept in a list, no disk: JRaft's own ceiling)",
             "  --seconds N         measured seconds per contender and cell (default 2; --quick 1)",
             "  --warmup-seconds N  unmeasured load before each measurement (default 1; --quick 0.5)",
             "  --repeats N         interleaved passes over the grid; figures are medians (default 1)",
+            "  --no-reopen         skip the stop and timed reopen after each run (open ms, retained MiB)",
             "  --quick             smoke run: groups 1,8, inflight 64, payload 128, shorter measurements",
             "  --dir DIR           data directory, emptied after each measurement (default target/raft-bench-data)",
             "  --csv FILE          CSV output (default target/raft-bench.csv)",
@@ -55,6 +60,7 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
         Double warmup = null;
         int repeats = 1;
         boolean quick = false;
+        boolean reopen = true;
         Path dir = Path.of("target", "raft-bench-data");
         Path csv = Path.of("target", "raft-bench.csv");
         Path log = Path.of("target", "raft-bench.log");
@@ -69,12 +75,16 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
                 flag = arg.substring(0, eq);
                 value = arg.substring(eq + 1);
             }
-            if (flag.equals("--help") || flag.equals("-h")) {
-                help = true;
-                continue;
-            }
-            if (flag.equals("--quick")) {
-                quick = true;
+            if (SWITCHES.contains(flag)) {
+                if (value != null) {
+                    throw new UsageException(flag + " takes no value (given '" + value + "')");
+                }
+                switch (flag) {
+                    case "--help", "-h" -> help = true;
+                    case "--quick" -> quick = true;
+                    case "--no-reopen" -> reopen = false;
+                    default -> throw new IllegalStateException("flag in SWITCHES without a case: " + flag);
+                }
                 continue;
             }
             if (!VALUED.contains(flag)) {
@@ -117,9 +127,10 @@ public record RaftBenchOptions(List<Integer> replicas, List<Integer> payloads, L
                 contenders,
                 duration(warmup != null ? warmup : quick ? 0.5 : 1.0),
                 duration(seconds != null ? seconds : quick ? 1.0 : 2.0),
-                repeats, dir, csv, log, help);
+                repeats, reopen, dir, csv, log, help);
     }
 
+    private static final Set<String> SWITCHES = Set.of("--help", "-h", "--quick", "--no-reopen");
     private static final Set<String> VALUED = Set.of("--replicas", "--payload", "--groups", "--inflight", "--contenders",
             "--seconds", "--warmup-seconds", "--repeats", "--dir", "--csv", "--log");
 

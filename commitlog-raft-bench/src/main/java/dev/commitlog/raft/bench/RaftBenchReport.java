@@ -14,14 +14,16 @@ import java.util.function.ToDoubleFunction;
 /**
  * The benchmark's output: a table per (replicas, payload) with a row per (groups, in flight) and,
  * per contender, committed ops/s and p99 commit latency (medians over the passes); the best
- * commit-log contender's ops/s over RocksDB's (and memory's, JRaft's ceiling, when it ran); each
- * contender's fsyncs per committed operation; and its device bytes per payload byte committed. With
- * more than one pass, a second table gives each contender's ops/s over RocksDB's pass by pass, as a
- * median with its 95% interval. The medians also go to CSV.
+ * commit-log contender's ops/s over RocksDB's (and RocksDBSegmentLogStorage's and memory's, JRaft's
+ * ceiling, when they ran); each contender's fsyncs per committed operation; and its device bytes per
+ * payload byte committed. When the runs were reopened, a table of the reopen: open and init
+ * milliseconds and the MiB retained on disk. With more than one pass, a table gives each contender's ops/s
+ * over RocksDB's pass by pass, as a median with its 95% interval, and one over memory's when it ran.
+ * The medians also go to CSV.
  */
 final class RaftBenchReport {
     static final String CSV_HEADER = "replicas,payload,groups,inflight,contender,ops_per_s,p50_ms,p99_ms,fsyncs_per_op,failed_tasks,error,"
-            + "device_bytes_per_byte";
+            + "device_bytes_per_byte,open_ms,init_ms,retained_bytes,retained_apparent_bytes,reopen_error";
 
     private final List<Passes> passes;
     private final List<Measurement> measurements;
@@ -47,6 +49,7 @@ final class RaftBenchReport {
             }
         }
         boolean ratio = contenders.contains(Contender.ROCKSDB) && contenders.stream().anyMatch(Contender::commitLog);
+        boolean segment = contenders.contains(Contender.ROCKSDB) && contenders.contains(Contender.ROCKSDB_SEGMENT);
         boolean ceiling = contenders.contains(Contender.ROCKSDB) && contenders.contains(Contender.MEMORY);
         for (int[] shape : shapes) {
             out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: committed ops/s and p99 commit latency (ms)%n", shape[0], shape[1]);
@@ -58,6 +61,10 @@ final class RaftBenchReport {
             }
             if (ratio) {
                 header.append(String.format(Locale.ROOT, " | %14s", "best commitlog"));
+                units.append(String.format(Locale.ROOT, " | %14s", "/ rocksdb"));
+            }
+            if (segment) {
+                header.append(String.format(Locale.ROOT, " | %14s", "segment"));
                 units.append(String.format(Locale.ROOT, " | %14s", "/ rocksdb"));
             }
             if (ceiling) {
@@ -78,21 +85,33 @@ final class RaftBenchReport {
                             .orElse(String.format(Locale.ROOT, "%20s", "failed")));
                 }
                 if (ratio) {
-                    row.append(String.format(Locale.ROOT, " | %14s", ratio(cell).map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-")));
+                    row.append(String.format(Locale.ROOT, " | %14s", times(ratio(cell))));
+                }
+                if (segment) {
+                    row.append(String.format(Locale.ROOT, " | %14s", times(ratio(cell, Contender.ROCKSDB_SEGMENT))));
                 }
                 if (ceiling) {
-                    row.append(String.format(Locale.ROOT, " | %14s", ratio(cell, Contender.MEMORY).map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-")));
+                    row.append(String.format(Locale.ROOT, " | %14s", times(ratio(cell, Contender.MEMORY))));
                 }
                 perContender(row, cell, "%.3f", Measurement::fsyncsPerOp);
                 perContender(row, cell, "%.1f", Measurement::devicePerByte);
                 out.println(row.toString().stripTrailing());
             }
         }
-        if (contenders.contains(Contender.ROCKSDB) && contenders.size() > 1 && passes.stream().anyMatch(p -> p.runs().size() > 1)) {
-            printPairedRatios(out, shapes);
+        if (measurements.stream().anyMatch(m -> !Double.isNaN(m.openMillis()))) {
+            printReopens(out, shapes);
+        }
+        boolean paired = contenders.size() > 1 && passes.stream().anyMatch(p -> p.runs().size() > 1);
+        if (paired && contenders.contains(Contender.ROCKSDB)) {
+            printPairedRatios(out, shapes, Contender.ROCKSDB);
+        }
+        if (paired && contenders.contains(Contender.MEMORY)) {
+            printPairedRatios(out, shapes, Contender.MEMORY);
         }
         passes.stream().flatMap(p -> p.runs().stream()).filter(m -> !m.ok())
                 .forEach(m -> out.println("failed: " + m.cell() + " " + m.contender().label() + ": " + m.error()));
+        passes.stream().flatMap(p -> p.runs().stream()).filter(m -> m.ok() && m.reopenError() != null)
+                .forEach(m -> out.println("reopen failed: " + m.cell() + " " + m.contender().label() + ": " + m.reopenError()));
     }
 
     /** A block of one figure per contender: its name over the block, a short label over each column. */
@@ -116,25 +135,53 @@ final class RaftBenchReport {
     }
 
     /**
-     * Each contender's committed ops/s over RocksDB's, pass by pass: the median of the per-pass
-     * ratios and its sign-test 95% interval (six passes or more give one). The passes of a cell ran
-     * seconds apart, so their ratio carries less of the machine's drift than a ratio of medians.
+     * The reopen after each run, per contender (medians): milliseconds from the first node's start
+     * to every group led with its storages loaded ({@code open ms}) and to every node inited
+     * ({@code init ms}), and the MiB the cluster's directory held, allocated on disk.
      */
-    private void printPairedRatios(PrintStream out, List<int[]> shapes) {
-        List<Contender> others = contenders.stream().filter(c -> c != Contender.ROCKSDB).toList();
+    private void printReopens(PrintStream out, List<int[]> shapes) {
+        for (int[] shape : shapes) {
+            out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: reopen after the run (stopped cleanly, same directories)%n",
+                    shape[0], shape[1]);
+            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "", ""));
+            StringBuilder units = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "groups", "inflight"));
+            perContenderHeading(header, units, "open ms");
+            perContenderHeading(header, units, "init ms");
+            perContenderHeading(header, units, "disk MiB");
+            out.println(header.toString().stripTrailing());
+            out.println(units.toString().stripTrailing());
+            out.println("-".repeat(units.length()));
+            for (Cell cell : cells(shape[0], shape[1])) {
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d %8d", cell.groups(), cell.inflight()));
+                perContender(row, cell, "%.0f", Measurement::openMillis);
+                perContender(row, cell, "%.0f", Measurement::initMillis);
+                perContender(row, cell, "%.1f", m -> m.retainedBytes() / (1 << 20));
+                out.println(row.toString().stripTrailing());
+            }
+        }
+    }
+
+    /**
+     * Each other contender's committed ops/s over {@code baseline}'s, pass by pass: the median of
+     * the per-pass ratios and its sign-test 95% interval (six passes or more give one). The passes
+     * of a cell ran seconds apart, so their ratio carries less of the machine's drift than a ratio
+     * of medians.
+     */
+    private void printPairedRatios(PrintStream out, List<int[]> shapes, Contender baseline) {
+        List<Contender> others = contenders.stream().filter(c -> c != baseline).toList();
         int passCount = passes.stream().mapToInt(p -> p.runs().size()).max().orElse(0);
         for (int[] shape : shapes) {
-            out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: ops/s over rocksdb's, paired by pass (%d passes): median [95%% interval]%n",
-                    shape[0], shape[1], passCount);
+            out.printf(Locale.ROOT, "%nreplicas %d, payload %d B: ops/s over %s's, paired by pass (%d passes): median [95%% interval]%n",
+                    shape[0], shape[1], baseline.label(), passCount);
             StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%6s %8s", "groups", "inflight"));
             others.forEach(c -> header.append(String.format(Locale.ROOT, " | %22s", c.label())));
             out.println(header);
             out.println("-".repeat(header.length()));
             for (Cell cell : cells(shape[0], shape[1])) {
-                Optional<Passes> rocks = passesOf(cell, Contender.ROCKSDB);
+                Optional<Passes> base = passesOf(cell, baseline);
                 StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%6d %8d", cell.groups(), cell.inflight()));
                 for (Contender c : others) {
-                    Optional<PairedRatio> r = rocks.flatMap(b -> passesOf(cell, c).flatMap(a -> a.over(b)));
+                    Optional<PairedRatio> r = base.flatMap(b -> passesOf(cell, c).flatMap(a -> a.over(b)));
                     row.append(String.format(Locale.ROOT, " | %22s", r.map(RaftBenchReport::paired).orElse("-")));
                 }
                 out.println(row);
@@ -150,6 +197,10 @@ final class RaftBenchReport {
 
     private Optional<Passes> passesOf(Cell cell, Contender contender) {
         return passes.stream().filter(p -> p.cell().equals(cell) && p.contender() == contender).findFirst();
+    }
+
+    private static String times(Optional<Double> ratio) {
+        return ratio.map(r -> String.format(Locale.ROOT, "%.2fx", r)).orElse("-");
     }
 
     /** {@code contender}'s median ops/s over RocksDB's at the cell, when both were measured. */
@@ -173,16 +224,27 @@ final class RaftBenchReport {
         lines.add(CSV_HEADER);
         for (Measurement m : measurements) {
             Cell c = m.cell();
-            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s,%s", c.replicas(), c.payload(),
-                    c.groups(), c.inflight(), m.contender().label(), m.opsPerSec(), m.p50Millis(), m.p99Millis(),
-                    m.fsyncsPerOp(), m.failures(), m.ok() ? "" : '"' + m.error().replace('"', '\'') + '"',
-                    Double.isNaN(m.devicePerByte()) ? "" : String.format(Locale.ROOT, "%.3f", m.devicePerByte())));
+            lines.add(String.format(Locale.ROOT, "%d,%d,%d,%d,%s,%.1f,%.3f,%.3f,%.4f,%d,%s,%s,%s,%s,%s,%s,%s", c.replicas(),
+                    c.payload(), c.groups(), c.inflight(), m.contender().label(), m.opsPerSec(), m.p50Millis(), m.p99Millis(),
+                    m.fsyncsPerOp(), m.failures(), quoted(m.error()),
+                    csv("%.3f", m.devicePerByte()), csv("%.1f", m.openMillis()), csv("%.1f", m.initMillis()),
+                    csv("%.0f", m.retainedBytes()), csv("%.0f", m.retainedApparentBytes()), quoted(m.reopenError())));
         }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
         Files.write(file, lines);
+    }
+
+    /** A CSV text field: empty for none, else in double quotes (any inside turned to single ones). */
+    private static String quoted(String text) {
+        return text == null ? "" : '"' + text.replace('"', '\'') + '"';
+    }
+
+    /** A CSV field: empty where the figure was not measured. */
+    private static String csv(String format, double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, format, v);
     }
 
     private List<Cell> cells(int replicas, int payload) {
@@ -197,6 +259,7 @@ final class RaftBenchReport {
     private static String shortLabel(Contender c) {
         return switch (c) {
             case ROCKSDB -> "rocksdb";
+            case ROCKSDB_SEGMENT -> "segment";
             case COMMITLOG_ADAPTIVE -> "adaptive";
             case COMMITLOG_BATCH -> "batch";
             case MEMORY -> "memory";
