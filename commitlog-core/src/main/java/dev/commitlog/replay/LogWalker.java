@@ -105,6 +105,7 @@ public final class LogWalker {
                 if (header.endPosition() <= from) {
                     continue;
                 }
+                file.readableTo(file.size()); // a sectioned file decodes its sections (a missing key refuses here)
                 End end = walkSegment(ref, index, file, header, from, limit, tailFrom, visitor);
                 if (end != null) {
                     return end;
