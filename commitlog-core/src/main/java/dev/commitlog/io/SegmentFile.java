@@ -86,6 +86,16 @@ public interface SegmentFile extends AutoCloseable {
     }
 
     /**
+     * For a sectioned file opened read-only: why the plain bytes end at {@code offset}, when a
+     * section there did not verify (torn, damaged, tampered, moved); null when they do not end
+     * there or the next section was simply never written. Readers report it as they report a bad
+     * frame. Null for a plain file.
+     */
+    default String sectionDamageAt(int offset) {
+        return null;
+    }
+
+    /**
      * Releases the memory (unmaps it, or hands a writer's memory to the next segment). The caller
      * guarantees no thread touches {@link #buffer()} afterwards, and, for a file written through
      * it, that everything stored into it was flushed.

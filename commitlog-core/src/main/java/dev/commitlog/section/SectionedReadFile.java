@@ -80,6 +80,18 @@ final class SectionedReadFile implements SegmentFile {
 
 
     @Override
+    public String sectionDamageAt(int offset) {
+        SectionChain decoded = chain;
+        if (decoded == null || decoded.logicalEnd() != offset) {
+            return null;
+        }
+        synchronized (this) {
+            DamagedSectionException damage = decoded.damage();
+            return damage == null || damage.damage() == SectionDamage.UNWRITTEN ? null : damage.getMessage();
+        }
+    }
+
+    @Override
     public void flush(int from, int to) throws IOException {
         throw new IOException(path() + " is open read-only");
     }
