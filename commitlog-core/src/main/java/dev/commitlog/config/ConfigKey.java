@@ -22,11 +22,9 @@ enum ConfigKey {
     COMMIT_FAILURE_POLICY("stop"),
     COMMITLOG_REPLAY_POLICY("tolerate_tail"),
     COMMITLOG_FILE_MODE("\"0600\""),
-    // Parsed and checked, not yet acted on (CommitLog.open refuses any value but none): left out of
-    // conf/commitlog.yaml and docs/operations.md until the engine writes sections.
-    COMMITLOG_COMPRESSION("lz4", false),
-    COMMITLOG_COMPRESSION_LEVEL("3", false),
-    COMMITLOG_ENCRYPTION("aes-gcm", false);
+    COMMITLOG_COMPRESSION("lz4"),
+    COMMITLOG_COMPRESSION_LEVEL("3"),
+    COMMITLOG_ENCRYPTION("aes-gcm");
 
     /** A valid value, quoted in error messages so the reader sees the expected shape. */
     final String example;

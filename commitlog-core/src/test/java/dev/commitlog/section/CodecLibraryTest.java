@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each compression library is an optional dependency of commitlog-core: a configured codec whose jar
@@ -35,6 +36,17 @@ class CodecLibraryTest {
                 + "on the class path (commitlog-core was tested with " + parentPomProperty("zstd.version") + ";"), result);
     }
 
+    /** {@code CommitLog.open} refuses the codec whose jar is missing, naming the jar, before it touches the directory. */
+    @Test
+    void anOpenWithoutTheJarIsRefusedNamingIt(@TempDir Path parent) throws Exception {
+        Path dir = parent.resolve("log");
+        String result = invoke("open", new Object[] {"LZ4", dir.toString()}, "lz4-java");
+        assertTrue(result.startsWith("dev.commitlog.config.ConfigException: commitlog_compression: lz4 needs at.yawk.lz4:lz4-java "
+                + "on the class path"), result);
+        assertFalse(Files.exists(dir), "nothing was created");
+        assertEquals("opened ZSTD", invoke("open", new Object[] {"ZSTD", dir.toString()}, "lz4-java"));
+    }
+
     /** One codec's jar missing does not stop the other, nor a log without compression. */
     @Test
     void theOtherCodecsWorkWithoutIt() throws Exception {
@@ -46,6 +58,11 @@ class CodecLibraryTest {
 
     /** The probe's answer, run where the jars whose artifactIds are given are not on the class path. */
     private static String probe(String codec, String... missingArtifacts) throws Exception {
+        return invoke("run", new Object[] {codec}, missingArtifacts);
+    }
+
+    /** The probe's static method {@code method} (String arguments), run where the named jars are not on the class path. */
+    private static String invoke(String method, Object[] arguments, String... missingArtifacts) throws Exception {
         List<URL> urls = new ArrayList<>();
         List<String> left = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(Pattern.quote(File.pathSeparator))) {
@@ -64,7 +81,9 @@ class CodecLibraryTest {
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
             Class<?> probe = Class.forName(MissingCodecProbe.class.getName(), true, loader);
             assertNotSame(MissingCodecProbe.class, probe, "the probe runs in its own loader");
-            return (String) probe.getMethod("run", String.class).invoke(null, codec);
+            Class<?>[] types = new Class<?>[arguments.length];
+            java.util.Arrays.fill(types, String.class);
+            return (String) probe.getMethod(method, types).invoke(null, arguments);
         }
     }
 
