@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class SectionedRoundTripTest {
     private static final int THREADS = 4;
-    private static final int PER_THREAD = 400;
+    private static final int PER_THREAD = 250;
 
     @TempDir
     Path dir;

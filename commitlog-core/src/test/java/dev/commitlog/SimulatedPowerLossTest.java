@@ -103,6 +103,19 @@ class SimulatedPowerLossTest {
         assertTrue(counts.images >= 30, () -> "too few images: " + counts);
     }
 
+    @Tag("slow")
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("sectionedCases")
+    void everyAcknowledgedRecordSurvivesPowerLossWithSectionsManyImages(SectionedLogs.Sections sections, SyncMode mode) throws Exception {
+        Counts total = new Counts();
+        for (int round = 0; total.images < 1_000; round++) {
+            Path roundDir = Files.createDirectories(dir.resolve("round-" + round));
+            long seed = SEED + 1_000L * round + 500 + mode.ordinal() + 10L * sections.compression().ordinal();
+            total.add(new Scenario(mode, false, seed, roundDir, 130).sectioned(sections).run());
+        }
+        System.out.printf("power loss %s, %s (slow): %s (seed %d)%n", mode, sections, total, SEED);
+    }
+
     static Stream<Arguments> sectionedCases() {
         return Stream.concat(SectionedLogs.allSections().map(s -> Arguments.of(s, SyncMode.BATCH)),
                 Stream.of(Arguments.of(new SectionedLogs.Sections(dev.commitlog.config.Compression.LZ4,
