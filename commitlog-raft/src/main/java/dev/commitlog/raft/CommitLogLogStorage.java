@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
 public final class CommitLogLogStorage implements LogStorage {
     private static final Logger LOG = LoggerFactory.getLogger(CommitLogLogStorage.class);
 
-    private final RaftCommitLog shared;
+    private final StorageHost shared;
     private final CommitLog log;
     private final String groupKey;
     private final Ack ack;
@@ -50,9 +50,12 @@ public final class CommitLogLogStorage implements LogStorage {
     private volatile boolean initialized;
 
     /**
+     * A storage of {@code groupKey} on the shared log {@code shared}; {@link RaftCommitLog#storage}
+     * makes them.
+     *
      * @throws IllegalArgumentException if {@code raftOptions} asks for sync and the log syncs periodically
      */
-    public CommitLogLogStorage(RaftCommitLog shared, String groupKey, RaftOptions raftOptions) {
+    CommitLogLogStorage(StorageHost shared, String groupKey, RaftOptions raftOptions) {
         this.shared = Objects.requireNonNull(shared, "shared");
         this.log = shared.log();
         this.groupKey = Objects.requireNonNull(groupKey, "groupKey");
@@ -80,13 +83,9 @@ public final class CommitLogLogStorage implements LogStorage {
     @Override
     public boolean init(LogStorageOptions opts) {
         Objects.requireNonNull(opts, "opts");
-        if (shared.closed()) {
-            LOG.error("Raft log storage {}: init refused: {}", groupKey, closedReason());
-            return false;
-        }
-        Object holder = shared.live().claim(groupKey, this);
-        if (holder != null) {
-            LOG.error("Raft log storage {}: init refused: {}", groupKey, shared.liveElsewhere(groupKey, holder));
+        String refused = shared.claim(groupKey, this);
+        if (refused != null) {
+            LOG.error("Raft log storage {}: init refused: {}", groupKey, refused);
             return false;
         }
         boolean inited = false;
@@ -96,14 +95,9 @@ public final class CommitLogLogStorage implements LogStorage {
         } finally {
             initialized = inited; // also when loading threw
             if (!inited) {
-                shared.live().release(groupKey, this);
+                shared.release(groupKey, this);
             }
         }
-    }
-
-    private String closedReason() {
-        return "the shared commit log " + log.config().directory() + " is closed (RaftCommitLog.close() was called); open a new"
-                + " RaftCommitLog and make the storage from it";
     }
 
     /** The group's state and its configurations; false (logged) if the groups could not be loaded. */
@@ -143,7 +137,7 @@ public final class CommitLogLogStorage implements LogStorage {
     @Override
     public void shutdown() {
         initialized = false; // the shared log and the group's state stay: other groups, and a later init, use them
-        shared.live().release(groupKey, this);
+        shared.release(groupKey, this);
     }
 
     @Override
@@ -425,10 +419,6 @@ public final class CommitLogLogStorage implements LogStorage {
     @Override
     public String toString() {
         return "CommitLogLogStorage[" + groupKey + " on " + log.config().directory() + "]";
-    }
-
-    RaftCommitLog shared() {
-        return shared;
     }
 
     GroupState group() {

@@ -6,13 +6,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Every group of the shared log, by key and by id, loaded the first time a storage needs its
  * group, then kept live: storages change their group's state as they write, so a storage inited
  * later (a new group, or one inited again after a shutdown) takes its state from here and replays
- * nothing. The load starts from the newest index checkpoint the log vouches for
- * ({@link IndexCheckpoints}) and replays the records after it; with none, it replays the whole log.
+ * nothing. The load starts from the newest index checkpoint the log vouches for (which the
+ * registry is given as a supplier: {@link IndexCheckpoints#load}, which also writes checkpoints of
+ * this registry's groups) and replays the records after it; with none, it replays the whole log.
  *
  * <p>Ids are small ints handed out in order (the next is one past the highest the log holds), so a
  * list indexed by id finds a record's group without boxing. A key's GROUP record is appended
@@ -22,16 +24,17 @@ import java.util.Map;
  */
 final class GroupRegistry {
     private final CommitLog log;
-    private final IndexCheckpoints checkpoints;
+    /** The newest trusted checkpoint, or null; asked once, by the load. */
+    private final Supplier<LoadedCheckpoint> newestCheckpoint;
     private final List<GroupState> byId = new ArrayList<>();
     private final Map<String, GroupState> byKey = new HashMap<>();
     private boolean loaded;
     private int loads;
     private int replays;
 
-    GroupRegistry(CommitLog log, IndexCheckpoints checkpoints) {
+    GroupRegistry(CommitLog log, Supplier<LoadedCheckpoint> newestCheckpoint) {
         this.log = log;
-        this.checkpoints = checkpoints;
+        this.newestCheckpoint = newestCheckpoint;
     }
 
     /** The state of the group {@code key} names, loading the groups first if no group was asked for yet. */
@@ -96,7 +99,7 @@ final class GroupRegistry {
             return;
         }
         loads++;
-        LoadedCheckpoint checkpoint = checkpoints.load();
+        LoadedCheckpoint checkpoint = newestCheckpoint.get();
         List<GroupState> states = new ArrayList<>();
         if (checkpoint == null) {
             replays++;

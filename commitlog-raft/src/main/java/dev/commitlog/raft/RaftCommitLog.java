@@ -52,6 +52,7 @@ public final class RaftCommitLog implements AutoCloseable {
     private final IndexCheckpoints checkpoints;
     private final CheckpointTrigger trigger;
     private final LiveStorages live = new LiveStorages();
+    private final StorageHost host = new Host();
     private volatile boolean closed;
 
     private RaftCommitLog(CommitLog log, boolean owned, RaftLogOptions options, CheckpointFiles files, boolean trigger) {
@@ -64,7 +65,7 @@ public final class RaftCommitLog implements AutoCloseable {
         }
         this.owned = owned;
         this.checkpoints = new IndexCheckpoints(log, files);
-        this.groups = new GroupRegistry(log, checkpoints);
+        this.groups = new GroupRegistry(log, checkpoints::load);
         this.compaction = new GroupCompaction(log, groups);
         this.rewrite = new GroupRewrite(log);
         this.bound = new RetentionBound(log, groups, compaction, rewrite, options);
@@ -163,11 +164,16 @@ public final class RaftCommitLog implements AutoCloseable {
         if (holder != null) {
             throw new IllegalStateException(liveElsewhere(groupKey, holder));
         }
-        return new CommitLogLogStorage(this, groupKey, raftOptions);
+        return new CommitLogLogStorage(host, groupKey, raftOptions);
+    }
+
+    /** What the storages of this log ask of it (tests make a storage with it while its key is held). */
+    StorageHost host() {
+        return host;
     }
 
     /** Why a second storage of {@code groupKey} is refused while {@code holder} (a storage, or a drop) holds the key. */
-    String liveElsewhere(String groupKey, Object holder) {
+    private String liveElsewhere(String groupKey, Object holder) {
         if (holder == LiveStorages.DROPPING) {
             return "Raft group key " + groupKey + " on commit log " + log.config().directory() + " is being dropped"
                     + " (RaftCommitLog.drop); init a storage of it once the drop returned, and it starts empty";
@@ -235,11 +241,6 @@ public final class RaftCommitLog implements AutoCloseable {
         return live;
     }
 
-    /** Whether {@link #close()} was called. */
-    boolean closed() {
-        return closed;
-    }
-
     private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("RaftCommitLog on " + log.config().directory() + " is closed");
@@ -287,11 +288,6 @@ public final class RaftCommitLog implements AutoCloseable {
 
     RetentionBound bound() {
         return bound;
-    }
-
-    /** After a storage's batch ending at {@code position}: the retained-bytes check, when one is due. */
-    void appended(long position) {
-        bound.appended(position);
     }
 
     IndexCheckpoints checkpoints() {
@@ -388,6 +384,52 @@ public final class RaftCommitLog implements AutoCloseable {
             if (owned) {
                 log.close();
             }
+        }
+    }
+
+    /**
+     * This log as its storages see it: kept apart so that the storages' calls stay package-private
+     * (an interface's methods are public in the class that implements it).
+     */
+    private final class Host implements StorageHost {
+        @Override
+        public CommitLog log() {
+            return log;
+        }
+
+        @Override
+        public Ack ackFor(RaftOptions raftOptions) {
+            return RaftCommitLog.this.ackFor(raftOptions);
+        }
+
+        @Override
+        public String claim(String groupKey, Object storage) {
+            if (closed) {
+                return "the shared commit log " + log.config().directory() + " is closed (RaftCommitLog.close() was called);"
+                        + " open a new RaftCommitLog and make the storage from it";
+            }
+            Object holder = live.claim(groupKey, storage);
+            return holder == null ? null : liveElsewhere(groupKey, holder);
+        }
+
+        @Override
+        public void release(String groupKey, Object storage) {
+            live.release(groupKey, storage);
+        }
+
+        @Override
+        public GroupState group(String groupKey) {
+            return RaftCommitLog.this.group(groupKey);
+        }
+
+        @Override
+        public void appended(long position) {
+            bound.appended(position);
+        }
+
+        @Override
+        public void firstIndexMoved() {
+            RaftCommitLog.this.firstIndexMoved();
         }
     }
 }

@@ -173,7 +173,7 @@ class GroupDropTest {
         fixture.storage("group-c").shutdown();
         assertTrue(fixture.shared.live().claim("group-c", LiveStorages.DROPPING) == null); // what drop holds while it runs
         try {
-            CommitLogLogStorage storage = new CommitLogLogStorage(fixture.shared, "group-c", new RaftOptions());
+            CommitLogLogStorage storage = new CommitLogLogStorage(fixture.shared.host(), "group-c", new RaftOptions());
             LogStorageOptions opts = new LogStorageOptions();
             opts.setConfigurationManager(new ConfigurationManager());
             assertFalse(storage.init(opts));

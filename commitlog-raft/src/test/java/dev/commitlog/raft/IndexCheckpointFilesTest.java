@@ -145,6 +145,35 @@ class IndexCheckpointFilesTest {
         }
     }
 
+    /** A checkpoint file (its name and bytes) that lies past the end of the segments in its directory. */
+    private record AheadOfTheSegments(String name, byte[] bytes) {
+    }
+
+    /**
+     * A device that lost what it had acknowledged, or a log put back from a copy: 200 calls copied
+     * away, 200 more and a checkpoint of them, then the segments put back to the copy. The
+     * checkpoint stays, starting past the segments' end.
+     */
+    private AheadOfTheSegments checkpointAheadOfTheSegments(Path dir) throws IOException {
+        Path older = root.resolve("older-segments");
+        try (CommitLog log = CommitLog.open(config(dir)); RaftCommitLog shared = over(log)) {
+            work(shared, 1, 200);
+        }
+        copySegments(dir, older);
+        AheadOfTheSegments ahead;
+        try (CommitLog log = CommitLog.open(config(dir))) {
+            RaftCommitLog shared = over(log);
+            work(shared, 2, 200);
+            assertTrue(shared.checkpoint());
+            String name = checkpointFiles(dir).get(0);
+            ahead = new AheadOfTheSegments(name, Files.readAllBytes(dir.resolve(name)));
+            stopWithoutCheckpoint(log, shared);
+        }
+        deleteSegments(dir);
+        copySegments(older, dir);
+        return ahead;
+    }
+
     @Test
     void aTornCheckpointIsRefusedAndTheOlderOneIsUsed() throws IOException {
         Path dir = root.resolve("log");
@@ -190,22 +219,7 @@ class IndexCheckpointFilesTest {
     @Test
     void aCheckpointPastTheDurableEndIsRefusedAndDeletedBeforeTheLogGrowsPastIt() throws IOException {
         Path dir = root.resolve("log");
-        Path older = root.resolve("older-segments");
-        try (CommitLog log = CommitLog.open(config(dir)); RaftCommitLog shared = over(log)) {
-            work(shared, 1, 200);
-        }
-        copySegments(dir, older);
-        String past;
-        try (CommitLog log = CommitLog.open(config(dir))) {
-            RaftCommitLog shared = over(log);
-            work(shared, 2, 200);
-            assertTrue(shared.checkpoint());
-            past = checkpointFiles(dir).get(0);
-            stopWithoutCheckpoint(log, shared);
-        }
-        // A device that lost what it had acknowledged, or a log put back from a copy: the segments end before the checkpoint's start.
-        deleteSegments(dir);
-        copySegments(older, dir);
+        String past = checkpointAheadOfTheSegments(dir).name();
         GroupStates expected = replayed(dir);
         Loaded loaded = load(dir);
         assertEquals(List.of(Reason.PAST_DURABLE_END), loaded.reasons());
@@ -227,24 +241,10 @@ class IndexCheckpointFilesTest {
     @Test
     void aCheckpointOfAnotherHistoryIsRefused() throws IOException {
         Path dir = root.resolve("log");
-        Path older = root.resolve("older-segments");
-        try (CommitLog log = CommitLog.open(config(dir)); RaftCommitLog shared = over(log)) {
-            work(shared, 1, 200);
-        }
-        copySegments(dir, older);
-        String name;
-        byte[] bytes;
-        try (CommitLog log = CommitLog.open(config(dir))) {
-            RaftCommitLog shared = over(log);
-            work(shared, 2, 200);
-            assertTrue(shared.checkpoint());
-            name = checkpointFiles(dir).get(0);
-            bytes = Files.readAllBytes(dir.resolve(name));
-            stopWithoutCheckpoint(log, shared);
-        }
+        AheadOfTheSegments ahead = checkpointAheadOfTheSegments(dir);
+        String name = ahead.name();
+        byte[] bytes = ahead.bytes();
         // The log cut back to the copy, then grown past the checkpoint by other calls: positions reused, history not.
-        deleteSegments(dir);
-        copySegments(older, dir);
         try (CommitLog log = CommitLog.open(config(dir))) {
             RaftCommitLog shared = RaftCommitLog.over(log, new NoCheckpointFiles());
             work(shared, 4, 400, false); // the position of the checkpoint's INDEX_CHECKPOINT record stays

@@ -1,7 +1,6 @@
 package dev.commitlog.raft;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +57,23 @@ final class ProcessCluster implements AutoCloseable {
         return leader < 0 ? null : nodes[leader];
     }
 
+    /**
+     * A cluster of three new nodes in {@code root}, started, with a leader, and the client writing:
+     * where every kill test begins. Closed again if the start fails.
+     */
+    static ProcessCluster started(Path root, boolean snapshots, Random random) throws Exception {
+        ProcessCluster cluster = new ProcessCluster(root, snapshots, random);
+        try {
+            cluster.startAll();
+            cluster.awaitLeader(START_TIMEOUT);
+            cluster.client.resume();
+            return cluster;
+        } catch (Exception | AssertionError e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
     void startAll() throws Exception {
         start(0, 1, 2);
     }
@@ -84,10 +100,7 @@ final class ProcessCluster implements AutoCloseable {
             errors.addAll(nodes[i].errors()); // what went wrong in the life that ended
         }
         SyncMode mode = MODES[random.nextInt(MODES.length)];
-        List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
-        // The JVM's own warnings go to stderr: stdout carries the child's protocol only.
-        flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-XX:+DisplayVMOutputToStderr"));
-        List<String> command = ChildJvm.command(flags, RaftNodeChild.class, root.toString(), Integer.toString(i),
+        List<String> command = RaftChildJvm.command(RaftNodeChild.class, root.toString(), Integer.toString(i),
                 String.join(",", ports.stream().map(String::valueOf).toList()), mode.name(), Boolean.toString(snapshots));
         Path stderr = root.resolve("stderr").resolve("node-" + i + "-life-" + (lives++) + ".err");
         nodes[i] = NodeProcess.start(i, command, stderr, storages[i], client, watch);
@@ -148,6 +161,12 @@ final class ProcessCluster implements AutoCloseable {
 
     void neverCommitted(LongPredicate ops) {
         this.neverCommitted = ops;
+    }
+
+    /** Pauses the client (its calls in flight end first), then {@link #converge()}; the client stays paused. */
+    List<Long> pauseAndConverge() throws Exception {
+        client.pause(CONVERGE_TIMEOUT);
+        return converge();
     }
 
     /**

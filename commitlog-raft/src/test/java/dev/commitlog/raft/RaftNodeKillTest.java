@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * JRaft before the kill ({@link AcknowledgedLog}).
  */
 class RaftNodeKillTest {
-    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
     /** Kills of one group before the next starts on fresh directories, so that replay and the checks stay short. */
     private static final int KILLS_PER_GROUP = 25;
 
@@ -33,15 +32,13 @@ class RaftNodeKillTest {
 
     @Test
     void killedNodeLosesNoAcknowledgedOperation() throws Exception {
-        Totals totals = run(4, SEED);
-        System.out.printf("raft node kills: %s (seed %d)%n", totals, SEED);
+        SeededRun.report("raft node kills", run(4));
     }
 
     @Tag("slow")
     @Test
     void killedNodeLosesNoAcknowledgedOperationManyKills() throws Exception {
-        Totals totals = run(Integer.getInteger("commitlog.test.nodeKills", 100), SEED);
-        System.out.printf("raft node kills (slow): %s (seed %d)%n", totals, SEED);
+        SeededRun.report("raft node kills (slow)", run(Integer.getInteger("commitlog.test.nodeKills", 100)));
     }
 
     static final class Totals {
@@ -67,9 +64,8 @@ class RaftNodeKillTest {
         }
     }
 
-    private Totals run(int kills, long seed) throws Exception {
-        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
-        Random random = new Random(seed);
+    private Totals run(int kills) throws Exception {
+        Random random = SeededRun.random(getClass());
         Totals totals = new Totals();
         long start = System.nanoTime();
         for (int round = 0; round * KILLS_PER_GROUP < kills; round++) {
@@ -81,10 +77,7 @@ class RaftNodeKillTest {
 
     /** One group on fresh directories: {@code kills} kills, each followed by a restart and a check. */
     private static void runGroup(int kills, Random random, Totals totals, Path root) throws Exception {
-        try (ProcessCluster cluster = new ProcessCluster(root, false, random)) {
-            cluster.startAll();
-            cluster.awaitLeader(ProcessCluster.START_TIMEOUT);
-            cluster.client.resume();
+        try (ProcessCluster cluster = ProcessCluster.started(root, false, random)) {
             List<Boolean> ofLeader = leaderOrFollower(kills, random);
             for (int kill = 0; kill < kills; kill++) {
                 Thread.sleep(300 + random.nextInt(1200));
@@ -97,12 +90,10 @@ class RaftNodeKillTest {
                 cluster.kill(target);
                 Thread.sleep(random.nextInt(1000)); // the group goes on without it, electing a new leader if it led
                 cluster.start(target);
-                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-                cluster.converge();
+                cluster.pauseAndConverge();
                 cluster.client.resume();
             }
-            cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-            List<Long> ops = cluster.converge();
+            List<Long> ops = cluster.pauseAndConverge();
             int acknowledged = cluster.client.acknowledged().size();
             assertTrue(acknowledged > kills, "the client made progress: " + acknowledged + " operations acknowledged");
             assertTrue(ops.size() >= acknowledged, "every acknowledged operation is applied");

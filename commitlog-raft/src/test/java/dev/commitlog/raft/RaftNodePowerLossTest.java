@@ -33,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 class RaftNodePowerLossTest {
-    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
     private static final SyncMode[] MODES = {SyncMode.BATCH, SyncMode.ADAPTIVE, SyncMode.GROUP};
     private static final Duration CONVERGE_TIMEOUT = Duration.ofSeconds(60);
     private static final int NODES = 3;
@@ -45,14 +44,13 @@ class RaftNodePowerLossTest {
 
     @Test
     void nodePowerLossLosesNothingAcknowledgedAndNeverVotesTwice() throws Exception {
-        System.out.printf("raft node power loss: %s (seed %d)%n", run(10, SEED), SEED);
+        SeededRun.report("raft node power loss", run(10));
     }
 
     @Tag("slow")
     @Test
     void nodePowerLossLosesNothingAcknowledgedAndNeverVotesTwiceManyTimes() throws Exception {
-        System.out.printf("raft node power loss (slow): %s (seed %d)%n", run(Integer.getInteger("commitlog.test.nodePowerLosses", 300), SEED),
-                SEED);
+        SeededRun.report("raft node power loss (slow)", run(Integer.getInteger("commitlog.test.nodePowerLosses", 300)));
     }
 
     /** What the groups of one run went through, summed. */
@@ -84,9 +82,8 @@ class RaftNodePowerLossTest {
         }
     }
 
-    private String run(int losses, long seed) throws Exception {
-        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
-        Random random = new Random(seed);
+    private String run(int losses) throws Exception {
+        Random random = SeededRun.random(getClass());
         long start = System.nanoTime();
         Totals totals = new Totals();
         for (int round = 0; round * LOSSES_PER_GROUP < losses; round++) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.commitlog.config.SyncMode;
-import dev.commitlog.testkit.ChildJvm;
 import dev.commitlog.testkit.ChildKill;
 import dev.commitlog.testkit.KillableChild;
 import java.nio.file.Files;
@@ -39,22 +38,19 @@ class RaftProcessKillTest {
     /** Lives on one set of directories before starting fresh ones, so that replay stays short. */
     private static final int CYCLES_PER_DIRECTORY = 20;
     private static final SyncMode[] MODES = {SyncMode.BATCH, SyncMode.ADAPTIVE, SyncMode.GROUP};
-    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
 
     @TempDir
     Path dir;
 
     @Test
     void killedGroupProcessLosesNoAcknowledgedOperation() throws Exception {
-        Totals totals = runCycles(2, SEED);
-        System.out.printf("raft process kills: %s (seed %d)%n", totals, SEED);
+        SeededRun.report("raft process kills", runCycles(2));
     }
 
     @Tag("slow")
     @Test
     void killedGroupProcessLosesNoAcknowledgedOperationManyKills() throws Exception {
-        Totals totals = runCycles(Integer.getInteger("commitlog.test.raftKills", 150), SEED);
-        System.out.printf("raft process kills (slow): %s (seed %d)%n", totals, SEED);
+        SeededRun.report("raft process kills (slow)", runCycles(Integer.getInteger("commitlog.test.raftKills", 150)));
     }
 
     static final class Totals {
@@ -72,8 +68,8 @@ class RaftProcessKillTest {
     }
 
     /** {@code cycles} lives killed at random moments; each directory's last life only replays and is killed once checked. */
-    private Totals runCycles(int cycles, long seed) throws Exception {
-        Random random = new Random(seed);
+    private Totals runCycles(int cycles) throws Exception {
+        Random random = SeededRun.random(getClass());
         Totals totals = new Totals();
         for (int start = 0; start < cycles; start += CYCLES_PER_DIRECTORY) {
             Path root = Files.createDirectories(dir.resolve("group-" + start));
@@ -137,9 +133,7 @@ class RaftProcessKillTest {
 
     /** Starts the child, waits for its replay report, lets it apply for {@code applyMillis}, kills it; returns what it printed. */
     private Life runAndKill(Path root, String ports, int generation, SyncMode mode, long applyMillis) throws Exception {
-        List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
-        flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx256m"));
-        List<String> command = ChildJvm.command(flags, RaftKillChild.class, root.toString(), Integer.toString(generation), mode.name(), ports);
+        List<String> command = RaftChildJvm.command(RaftKillChild.class, root.toString(), Integer.toString(generation), mode.name(), ports);
         List<String> lines = ChildKill.runAndKill(command, dir.resolve("child-" + generation + ".err"), Duration.ofSeconds(90),
                 applyMillis, "generation " + generation);
         List<List<Long>> replayed = new ArrayList<>();

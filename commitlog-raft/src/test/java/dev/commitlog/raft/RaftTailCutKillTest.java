@@ -31,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  * its cut returned, and its restart must find the tail gone.
  */
 class RaftTailCutKillTest {
-    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
     /** Operations the isolated leader logs: far above every operation the client submits. */
     private static final long DOOMED_BASE = 1L << 40;
     private static final int DOOMED = 40;
@@ -44,33 +43,27 @@ class RaftTailCutKillTest {
 
     @Test
     void nodeKilledWhileItsConflictingTailIsCutRejoinsTheLog() throws Exception {
-        System.out.printf("raft tail cut kills: %s (seed %d)%n", run(2, SEED), SEED);
+        SeededRun.report("raft tail cut kills", run(2));
     }
 
     @Tag("slow")
     @Test
     void nodeKilledWhileItsConflictingTailIsCutRejoinsTheLogManyTimes() throws Exception {
-        System.out.printf("raft tail cut kills (slow): %s (seed %d)%n", run(Integer.getInteger("commitlog.test.tailCutKills", 40), SEED),
-                SEED);
+        SeededRun.report("raft tail cut kills (slow)", run(Integer.getInteger("commitlog.test.tailCutKills", 40)));
     }
 
-    private String run(int cycles, long seed) throws Exception {
-        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
-        Random random = new Random(seed);
+    private String run(int cycles) throws Exception {
+        Random random = SeededRun.random(getClass());
         long start = System.nanoTime();
         int beforeCut = 0;
         int duringCut = 0;
         int afterCut = 0;
         int cutsAfterRestart = 0;
-        try (ProcessCluster cluster = new ProcessCluster(dir.resolve("cluster"), false, random)) {
-            cluster.neverCommitted(op -> op >= DOOMED_BASE);
-            cluster.startAll();
-            cluster.awaitLeader(ProcessCluster.START_TIMEOUT);
-            cluster.client.resume();
+        try (ProcessCluster cluster = ProcessCluster.started(dir.resolve("cluster"), false, random)) {
+            cluster.neverCommitted(op -> op >= DOOMED_BASE); // none is submitted before the first cycle
             for (int cycle = 0; cycle < cycles; cycle++) {
                 Thread.sleep(300 + random.nextInt(500)); // the client writes
-                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-                cluster.converge();
+                cluster.pauseAndConverge();
                 int old = cluster.awaitLeader(TIMEOUT);
                 int[] followers = {(old + 1) % 3, (old + 2) % 3};
 
@@ -137,8 +130,7 @@ class RaftTailCutKillTest {
                 assertSameLogs(cluster);
                 cluster.client.resume();
             }
-            cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-            cluster.converge();
+            cluster.pauseAndConverge();
             assertSameLogs(cluster);
             return cycles + " uncommitted tails cut, the node killed before its cut " + beforeCut + " times, during it " + duringCut
                     + ", after it " + afterCut + " (the restarted node cut a tail again " + cutsAfterRestart + " times); "

@@ -22,34 +22,28 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged ({@link AcknowledgedLog}).
  */
 class RaftWipedFollowerTest {
-    private static final long SEED = Long.getLong("commitlog.test.seed", System.nanoTime());
 
     @TempDir
     Path dir;
 
     @Test
     void wipedFollowerRejoinsBySnapshot() throws Exception {
-        System.out.printf("raft wiped follower: %s (seed %d)%n", run(1, SEED), SEED);
+        SeededRun.report("raft wiped follower", run(1));
     }
 
     @Tag("slow")
     @Test
     void wipedFollowerRejoinsBySnapshotManyTimes() throws Exception {
-        System.out.printf("raft wiped follower (slow): %s (seed %d)%n", run(Integer.getInteger("commitlog.test.followerWipes", 20), SEED),
-                SEED);
+        SeededRun.report("raft wiped follower (slow)", run(Integer.getInteger("commitlog.test.followerWipes", 20)));
     }
 
-    private String run(int wipes, long seed) throws Exception {
-        System.out.printf("%s: seed %d (-Dcommitlog.test.seed=%d repeats the random choices)%n", getClass().getSimpleName(), seed, seed);
-        Random random = new Random(seed);
+    private String run(int wipes) throws Exception {
+        Random random = SeededRun.random(getClass());
         long start = System.nanoTime();
         long installed = 0;
         int prefixCuts = 0;
         int resets = 0;
-        try (ProcessCluster cluster = new ProcessCluster(dir.resolve("cluster"), true, random)) {
-            cluster.startAll();
-            cluster.awaitLeader(ProcessCluster.START_TIMEOUT);
-            cluster.client.resume();
+        try (ProcessCluster cluster = ProcessCluster.started(dir.resolve("cluster"), true, random)) {
             for (int wipe = 0; wipe < wipes; wipe++) {
                 // JRaft truncates its log up to the snapshot before its latest one: two rounds, with writes before each.
                 for (int round = 0; round < 2; round++) {
@@ -66,8 +60,7 @@ class RaftWipedFollowerTest {
                 cluster.wipe(follower);
                 Thread.sleep(random.nextInt(500));
                 cluster.start(follower);
-                cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-                cluster.converge();
+                cluster.pauseAndConverge();
                 long loaded = cluster.snapshotsLoaded(follower);
                 assertEquals(1, loaded, "snapshots the wiped node " + follower + " loaded: it can only have caught up by one");
                 installed += loaded;
@@ -84,13 +77,11 @@ class RaftWipedFollowerTest {
                     Thread.sleep(200 + random.nextInt(500));
                     cluster.kill(node);
                     cluster.start(node);
-                    cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-                    cluster.converge();
+                    cluster.pauseAndConverge();
                     cluster.client.resume();
                 }
             }
-            cluster.client.pause(ProcessCluster.CONVERGE_TIMEOUT);
-            cluster.converge();
+            cluster.pauseAndConverge();
             long acknowledged = cluster.client.acknowledged().size();
             assertTrue(acknowledged > 0, "the client made progress");
             return wipes + " followers wiped, " + installed + " snapshots installed (the log storage then cut by "
