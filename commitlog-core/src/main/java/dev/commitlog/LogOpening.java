@@ -38,10 +38,11 @@ final class LogOpening {
     }
 
     /**
-     * Checks the JVM flags (before any file is made: without them Chronicle fails half-way through),
+     * Checks the compression and encryption settings (before anything is touched), checks the JVM flags (before any file is made: without them Chronicle fails half-way through),
      * creates and locks the directory, registers the JMX bean, and recovers what is there.
      */
     static Opened prepare(CommitLogConfig config, CommitLogOptions options) throws IOException {
+        SectionSettings.check(config, options.keyProvider());
         ChronicleJvmFlags.check();
         CorruptionListener listener = options.corruptionListener() == null ? LOGGING_LISTENER : options.corruptionListener();
         Path directory = config.directory();
@@ -50,7 +51,7 @@ final class LogOpening {
         CommitLogJmx jmx = null;
         try {
             jmx = options.jmx() ? registerJmx(config, options) : null; // first: a name clash fails before anything starts
-            StorageLayer storage = storageFor(config, options.storage());
+            StorageLayer storage = SectionSettings.storage(config, storageFor(config, options.storage()), options.keyProvider());
             LogRecovery.Recovered recovered = LogRecovery.recover(directory, storage, config.segmentSize(),
                     config.filePermissions(), config.replayPolicy(), listener);
             return new Opened(lock, storage, recovered, listener, jmx);

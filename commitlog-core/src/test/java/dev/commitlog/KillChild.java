@@ -48,6 +48,21 @@ public final class KillChild {
         return mode == SyncMode.GROUP ? builder.groupWindow(Duration.ofMillis(1)).build() : builder.build();
     }
 
+    /** With {@code sectioned}: LZ4 and AES-GCM under {@link SectionedLogs#keys} key 1 (format version 3). */
+    static CommitLogConfig config(Path directory, SyncMode mode, boolean sectioned) {
+        CommitLogConfig config = config(directory, mode);
+        return sectioned ? SECTIONS.apply(config.toBuilder()).build() : config;
+    }
+
+    static CommitLogOptions.Builder options(boolean sectioned) {
+        return sectioned ? SECTIONS.options() : CommitLogOptions.builder().noJmx();
+    }
+
+    private static final SectionedLogs.Sections SECTIONS = new SectionedLogs.Sections(dev.commitlog.config.Compression.LZ4,
+            dev.commitlog.config.Encryption.AES_GCM);
+    /** {@code args[5]}: the log compresses and encrypts. */
+    static final String SECTIONED = "sectioned";
+
     static final String SYNC = "sync";
     static final String DISCARD = "discard";
     /** How much the discarder keeps: records older than this many segments' worth are discarded. */
@@ -61,7 +76,8 @@ public final class KillChild {
         int threads = Integer.parseInt(args[2]);
         int generation = Integer.parseInt(args[3]);
         KillableChild out = new KillableChild();
-        CommitLog log = CommitLog.open(config(directory, mode));
+        boolean sectioned = args.length > 5 && SECTIONED.equals(args[5]);
+        CommitLog log = CommitLog.open(config(directory, mode, sectioned), options(sectioned).build());
         out.ready();
         boolean async = ASYNC.equals(args[4]);
         for (int t = 0; t < threads; t++) {

@@ -53,6 +53,25 @@ class ProcessKillTest {
         System.out.printf("process kills: %s (seed %d)%n", totals, SEED);
     }
 
+    /** The same over a compressed and encrypted log (LZ4 + AES-GCM): a kill tears a section at most, which ends the log. */
+    @Test
+    void killedSectionedWriterLosesNoAcknowledgedRecord() throws Exception {
+        sectioned = true;
+        Totals totals = runCycles(8, SEED + 1);
+        System.out.printf("process kills, lz4 + aes-gcm: %s (seed %d)%n", totals, SEED + 1);
+    }
+
+    @Tag("slow")
+    @Test
+    void killedSectionedWriterLosesNoAcknowledgedRecordHundredsOfCycles() throws Exception {
+        sectioned = true;
+        Totals totals = runCycles(Integer.getInteger("commitlog.test.killCycles", 1_000) / 4, SEED + 1);
+        System.out.printf("process kills, lz4 + aes-gcm (slow): %s (seed %d)%n", totals, SEED + 1);
+    }
+
+    /** The children compress and encrypt ({@link KillChild#SECTIONED}). */
+    private boolean sectioned;
+
     @Tag("slow")
     @Test
     void killedWriterLosesNoAcknowledgedRecordThousandCycles() throws Exception {
@@ -130,7 +149,7 @@ class ProcessKillTest {
         List<String> flags = new ArrayList<>(ChildJvm.jvmFlags());
         flags.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xmx64m", "-Xshare:auto"));
         List<String> command = ChildJvm.command(flags, KillChild.class, logDir.toString(), mode.name(), Integer.toString(THREADS),
-                Integer.toString(generation), async ? KillChild.ASYNC : KillChild.SYNC);
+                Integer.toString(generation), async ? KillChild.ASYNC : KillChild.SYNC, sectioned ? KillChild.SECTIONED : "plain");
         List<String> lines = new ArrayList<>(ChildKill.runAndKill(command, dir.resolve("child-" + cycle + ".err"),
                 Duration.ofSeconds(60), appendMillis, "cycle " + cycle));
         assertEquals(KillableChild.READY, lines.remove(0), () -> "cycle " + cycle + ": the child's first line");
@@ -152,8 +171,8 @@ class ProcessKillTest {
         DamageReports damage = new DamageReports();
         Map<Long, byte[]> replayed = new HashMap<>();
         Map<Id, Long> seen = new HashMap<>();
-        try (CommitLog log = CommitLog.open(KillChild.config(logDir, mode), new MappedStorageLayer(),
-                damage)) {
+        try (CommitLog log = CommitLog.open(KillChild.config(logDir, mode, sectioned),
+                KillChild.options(sectioned).storage(new MappedStorageLayer()).corruptionListener(damage).build())) {
             long previous = -1;
             for (TestLogs.Entry entry : TestLogs.replayAll(log)) {
                 assertTrue(entry.position() > previous);

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.commitlog.bench.sut.SyncAblation;
 import dev.commitlog.bench.sweep.AsyncOptions;
 import dev.commitlog.bench.sweep.CellTiming;
+import dev.commitlog.bench.sweep.LogSections;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
 import dev.commitlog.bench.sweep.SweepOptions;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -45,6 +48,22 @@ class SweepOptionsTest {
         UsageException negative = assertThrows(UsageException.class,
                 () -> SweepOptions.parse(List.of("--device-latency-us", "-1", "--peers", "none")));
         assertEquals("--device-latency-us: '-1' is not an integer in 0..1000000", negative.getMessage());
+    }
+
+    @Test
+    void compressionEncryptionAndPayloadAreParsedAndCheckedByName() throws UsageException {
+        SweepOptions o = SweepOptions.parse(List.of("--compression", "lz4", "--encryption", "aes-gcm", "--payload", "json"));
+        assertEquals(new LogSections(Compression.LZ4, Encryption.AES_GCM, true), o.sections());
+        assertEquals(LogSections.PLAIN, SweepOptions.parse(List.of()).sections());
+        assertEquals("--compression: 'snappy' is not one of none, lz4, zstd",
+                assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--compression", "snappy"))).getMessage());
+        assertEquals("--encryption: 'aes' is not one of none, aes-gcm",
+                assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--encryption", "aes"))).getMessage());
+        assertEquals("--payload: 'text' is not one of random, json",
+                assertThrows(UsageException.class, () -> SweepOptions.parse(List.of("--payload", "text"))).getMessage());
+        String json = new String(new LogSections(Compression.NONE, Encryption.NONE, true).record(100), StandardCharsets.US_ASCII);
+        assertEquals(100, json.length());
+        assertTrue(json.startsWith("{\"id\":"), json);
     }
 
     /** One descriptive pass: the sweep takes no flag to repeat or gate cells. */

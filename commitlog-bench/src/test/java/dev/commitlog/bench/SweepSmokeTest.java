@@ -147,6 +147,19 @@ class SweepSmokeTest {
     }
 
     @Test
+    void compressedEncryptedColumnsAreLabelledAndSaySo() throws Exception {
+        Run run = sweep("sections", "--threads", "2", "--modes", "batch", "--peers", "none", "--compression", "lz4",
+                "--encryption", "aes-gcm", "--payload", "json", "--async-submitters", "none", "--seconds", "0.2",
+                "--warmup-seconds", "0.05");
+
+        assertEquals(0, run.exit(), run.err());
+        assertTrue(run.out().contains("[sections: compression lz4, encryption aes-gcm]"), run.out());
+        assertTrue(run.out().contains("records: JSON-like text; commit log sections: compression lz4, encryption aes-gcm"), run.out());
+        List<String> cells = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
+        assertEquals(List.of("batch+lz4+aes"), cells);
+    }
+
+    @Test
     void discardRunsADiscarderBesideEveryCommitLogCellAndSaysSo() throws Exception {
         Run run = sweep("discard", "--threads", "2", "--modes", "batch", "--peers", "none", "--discard",
                 "--async-submitters", "1", "--async-modes", "batch", "--async-in-flight", "16",

@@ -39,6 +39,9 @@ public final class CommitLogConfig {
     private final CommitFailurePolicy commitFailurePolicy;
     private final ReplayPolicy replayPolicy;
     private final Set<PosixFilePermission> filePermissions;
+    private final Compression compression;
+    private final int compressionLevel;
+    private final Encryption encryption;
 
     /** Resolves defaults and checks every rule, in dependency order (mode, then what depends on it). */
     private CommitLogConfig(Builder given) {
@@ -57,6 +60,9 @@ public final class CommitLogConfig {
         this.commitFailurePolicy = given.commitFailurePolicy != null ? given.commitFailurePolicy : CommitFailurePolicy.STOP;
         this.replayPolicy = given.replayPolicy != null ? given.replayPolicy : ReplayPolicy.TOLERATE_TAIL;
         this.filePermissions = ConfigRules.filePermissions(given);
+        this.compression = given.compression != null ? given.compression : Compression.NONE;
+        this.compressionLevel = ConfigRules.compressionLevel(given, compression);
+        this.encryption = given.encryption != null ? given.encryption : Encryption.NONE;
     }
 
     /**
@@ -182,6 +188,31 @@ public final class CommitLogConfig {
         return filePermissions;
     }
 
+    /**
+     * {@code commitlog_compression}, default {@link Compression#NONE}: how flushed sections are
+     * compressed. Not yet acted on: {@code CommitLog.open} refuses any other value.
+     */
+    public Compression compression() {
+        return compression;
+    }
+
+    /**
+     * {@code commitlog_compression_level}: zstd's level, 1 to 22, default 3; 0 for the codecs that
+     * take none. Not yet acted on.
+     */
+    public int compressionLevel() {
+        return compressionLevel;
+    }
+
+    /**
+     * {@code commitlog_encryption}, default {@link Encryption#NONE}: how flushed sections are
+     * encrypted, with the keys of {@code CommitLogOptions.keyProvider()}. Not yet acted on:
+     * {@code CommitLog.open} refuses any other value.
+     */
+    public Encryption encryption() {
+        return encryption;
+    }
+
     /** The value of one setting as YAML would write it, in units. */
     String setting(ConfigKey key) {
         return switch (key) {
@@ -199,6 +230,9 @@ public final class CommitLogConfig {
             case COMMIT_FAILURE_POLICY -> YamlNames.of(commitFailurePolicy);
             case COMMITLOG_REPLAY_POLICY -> YamlNames.of(replayPolicy);
             case COMMITLOG_FILE_MODE -> FileMode.format(filePermissions);
+            case COMMITLOG_COMPRESSION -> YamlNames.of(compression);
+            case COMMITLOG_COMPRESSION_LEVEL -> Integer.toString(compressionLevel);
+            case COMMITLOG_ENCRYPTION -> YamlNames.of(encryption);
         };
     }
 
@@ -225,13 +259,15 @@ public final class CommitLogConfig {
                 && segmentSize == that.segmentSize
                 && maxRecordSize == that.maxRecordSize && totalSpace == that.totalSpace && recycleSegments == that.recycleSegments
                 && diskAccessMode == that.diskAccessMode && commitFailurePolicy == that.commitFailurePolicy && replayPolicy == that.replayPolicy
-                && filePermissions.equals(that.filePermissions);
+                && filePermissions.equals(that.filePermissions) && compression == that.compression
+                && compressionLevel == that.compressionLevel && encryption == that.encryption;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(directory, syncMode, syncPeriod, groupWindow, periodicLagBlock, durableMarkInterval, segmentSize,
-                maxRecordSize, totalSpace, recycleSegments, diskAccessMode, commitFailurePolicy, replayPolicy, filePermissions);
+                maxRecordSize, totalSpace, recycleSegments, diskAccessMode, commitFailurePolicy, replayPolicy, filePermissions, compression,
+                compressionLevel, encryption);
     }
 
     /**
@@ -257,6 +293,9 @@ public final class CommitLogConfig {
         CommitFailurePolicy commitFailurePolicy;
         ReplayPolicy replayPolicy;
         Set<PosixFilePermission> filePermissions;
+        Compression compression;
+        Integer compressionLevel;
+        Encryption encryption;
         /** Values as spelled in YAML, so messages quote what the user wrote, not a reformatting. */
         final Map<ConfigKey, String> spelling = new HashMap<>();
 
@@ -345,6 +384,24 @@ public final class CommitLogConfig {
             return unspelled(ConfigKey.COMMITLOG_FILE_MODE);
         }
 
+        /** {@code commitlog_compression}: {@code none}, {@code lz4} or {@code zstd}. Not yet acted on. */
+        public Builder compression(Compression compression) {
+            this.compression = compression;
+            return unspelled(ConfigKey.COMMITLOG_COMPRESSION);
+        }
+
+        /** {@code commitlog_compression_level}: zstd only, 1 to 22. Not yet acted on. */
+        public Builder compressionLevel(int compressionLevel) {
+            this.compressionLevel = compressionLevel;
+            return unspelled(ConfigKey.COMMITLOG_COMPRESSION_LEVEL);
+        }
+
+        /** {@code commitlog_encryption}: {@code none} or {@code aes-gcm}. Not yet acted on. */
+        public Builder encryption(Encryption encryption) {
+            this.encryption = encryption;
+            return unspelled(ConfigKey.COMMITLOG_ENCRYPTION);
+        }
+
         /**
          * @throws ConfigException naming the YAML key, the value and what is allowed, if a value is
          *                         out of range, contradicts another or the directory is missing
@@ -390,6 +447,9 @@ public final class CommitLogConfig {
             copy.commitFailurePolicy = commitFailurePolicy;
             copy.replayPolicy = replayPolicy;
             copy.filePermissions = filePermissions == null ? null : copyOf(filePermissions);
+            copy.compression = compression;
+            copy.compressionLevel = compressionLevel;
+            copy.encryption = encryption;
             copy.spelling.putAll(spelling);
             return copy;
         }

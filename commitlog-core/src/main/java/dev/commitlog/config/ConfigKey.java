@@ -3,7 +3,8 @@ package dev.commitlog.config;
 import java.util.Optional;
 
 /**
- * The YAML keys, in the order {@code toString()} and {@code conf/commitlog.yaml} list them. Constant
+ * The YAML keys, in the order {@code toString()} and {@code conf/commitlog.yaml} list them (the file
+ * documents only the keys the engine acts on, {@link #actedOn}). Constant
  * names are the YAML names upper-cased, so {@link YamlNames} maps them like every other enum here.
  */
 enum ConfigKey {
@@ -20,13 +21,23 @@ enum ConfigKey {
     COMMITLOG_DISK_ACCESS_MODE("standard"),
     COMMIT_FAILURE_POLICY("stop"),
     COMMITLOG_REPLAY_POLICY("tolerate_tail"),
-    COMMITLOG_FILE_MODE("\"0600\"");
+    COMMITLOG_FILE_MODE("\"0600\""),
+    COMMITLOG_COMPRESSION("lz4"),
+    COMMITLOG_COMPRESSION_LEVEL("3"),
+    COMMITLOG_ENCRYPTION("aes-gcm");
 
     /** A valid value, quoted in error messages so the reader sees the expected shape. */
     final String example;
+    /** Whether the engine acts on the key; only those are documented in {@code conf/commitlog.yaml}. */
+    final boolean actedOn;
 
     ConfigKey(String example) {
+        this(example, true);
+    }
+
+    ConfigKey(String example, boolean actedOn) {
         this.example = example;
+        this.actedOn = actedOn;
     }
 
     /** The YAML name, so keys can be concatenated straight into messages. */

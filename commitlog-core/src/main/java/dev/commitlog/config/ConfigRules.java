@@ -39,6 +39,11 @@ final class ConfigRules {
     static final Set<PosixFilePermission> DEFAULT_FILE_PERMISSIONS = Collections.unmodifiableSet(
             EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
 
+    /** zstd's own default level, and its range (its negative "fast" levels are left out). */
+    static final int DEFAULT_ZSTD_LEVEL = 3;
+    static final int MIN_ZSTD_LEVEL = 1;
+    static final int MAX_ZSTD_LEVEL = 22;
+
     /** Segments are written in whole pages; 4KiB is the page and block size we align to. */
     static final long SEGMENT_ALIGNMENT = 4096;
     static final long MIN_SEGMENT_SIZE = SegmentDescriptor.MIN_SEGMENT_SIZE; // shorter files are damage to replay
@@ -214,6 +219,24 @@ final class ConfigRules {
                     "has execute bits; expected a mode with owner rw- and no execute bits (e.g. \"0600\")");
         }
         return Collections.unmodifiableSet(EnumSet.copyOf(permissions));
+    }
+
+    static int compressionLevel(Builder given, Compression compression) {
+        ConfigKey key = ConfigKey.COMMITLOG_COMPRESSION_LEVEL;
+        if (given.compressionLevel == null) {
+            return compression == Compression.ZSTD ? DEFAULT_ZSTD_LEVEL : 0;
+        }
+        String shown = shown(given, key, Integer.toString(given.compressionLevel));
+        if (compression != Compression.ZSTD) {
+            throw ConfigException.invalid(key, shown, "is only used when " + ConfigKey.COMMITLOG_COMPRESSION + " is zstd, but "
+                    + ConfigKey.COMMITLOG_COMPRESSION + " is " + YamlNames.of(compression) + "; remove it, or set "
+                    + ConfigKey.COMMITLOG_COMPRESSION + ": zstd");
+        }
+        if (given.compressionLevel < MIN_ZSTD_LEVEL || given.compressionLevel > MAX_ZSTD_LEVEL) {
+            throw ConfigException.invalid(key, shown, "is out of range; expected a zstd level from " + MIN_ZSTD_LEVEL + " to "
+                    + MAX_ZSTD_LEVEL + " (e.g. " + key.example + ")");
+        }
+        return given.compressionLevel;
     }
 
     /** A setting that only one sync mode uses ({@link SyncMode#settings()}), given explicitly with another mode, is a mistake. */

@@ -162,6 +162,9 @@ final class YamlConfigLoader {
             case COMMIT_FAILURE_POLICY -> builder.commitFailurePolicy(YamlNames.parse(key, text, CommitFailurePolicy.class));
             case COMMITLOG_REPLAY_POLICY -> builder.replayPolicy(YamlNames.parse(key, text, ReplayPolicy.class));
             case COMMITLOG_FILE_MODE -> builder.filePermissions(FileMode.parse(key, text));
+            case COMMITLOG_COMPRESSION -> builder.compression(YamlNames.parse(key, text, Compression.class));
+            case COMMITLOG_COMPRESSION_LEVEL -> builder.compressionLevel(level(key, text));
+            case COMMITLOG_ENCRYPTION -> builder.encryption(YamlNames.parse(key, text, Encryption.class));
         }
         builder.spelled(key, text);
     }
@@ -171,6 +174,14 @@ final class YamlConfigLoader {
             return Integer.parseInt(text.trim());
         } catch (NumberFormatException e) {
             throw ConfigException.invalid(key, text, "is not a whole number; expected a count (e.g. " + key.example + ")");
+        }
+    }
+
+    private static int level(ConfigKey key, String text) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw ConfigException.invalid(key, text, "is not a whole number; expected a compression level (e.g. " + key.example + ")");
         }
     }
 

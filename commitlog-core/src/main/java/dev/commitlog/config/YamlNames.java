@@ -5,13 +5,18 @@ import java.util.StringJoiner;
 
 /**
  * The one place that maps enum constants to and from their YAML names: the constant name in lower
- * case ({@code TOLERATE_TAIL <-> tolerate_tail}). Parsing is exact, so the file has one spelling.
+ * case ({@code TOLERATE_TAIL <-> tolerate_tail}), except {@link Encryption}'s, which are the
+ * algorithms' usual names ({@code AES_GCM <-> aes-gcm}). Parsing is exact, so the file has one
+ * spelling.
  */
 final class YamlNames {
     private YamlNames() {
     }
 
     static String of(Enum<?> constant) {
+        if (constant instanceof Encryption) {
+            return ((Encryption) constant).yamlName();
+        }
         return constant.name().toLowerCase(Locale.ROOT);
     }
 

@@ -34,6 +34,12 @@ public final class SegmentDescriptor {
     public static final int FORMAT_VERSION = 2;
     /** The first version, which this build still reads: no salt, frames checksummed without one. */
     public static final int FORMAT_VERSION_1 = 1;
+    /**
+     * The version of a segment that holds sections (compressed or encrypted flushes) after its
+     * header instead of frames: the header is version 2's, the frames are inside the sections
+     * (docs/format.md, "Sections"). Written only with commitlog_compression or commitlog_encryption.
+     */
+    public static final int FORMAT_VERSION_SECTIONS = 3;
     public static final int SEGMENT_HEADER_LENGTH = 64;
     /** The smallest segment file a log makes (commitlog_segment_size's minimum); a shorter one is damage. */
     public static final int MIN_SEGMENT_SIZE = 64 << 10;

@@ -42,6 +42,31 @@ public abstract class ForwardingSegmentFile implements SegmentFile {
     }
 
     @Override
+    public boolean sectioned() {
+        return delegate.sectioned();
+    }
+
+    @Override
+    public long sectionRoom() {
+        return delegate.sectionRoom();
+    }
+
+    @Override
+    public int sectionsEnd() {
+        return delegate.sectionsEnd();
+    }
+
+    @Override
+    public void readableTo(int end) throws IOException {
+        delegate.readableTo(end);
+    }
+
+    @Override
+    public String sectionDamageAt(int offset) {
+        return delegate.sectionDamageAt(offset);
+    }
+
+    @Override
     public void close() {
         delegate.close();
     }

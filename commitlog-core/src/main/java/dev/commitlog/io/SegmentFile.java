@@ -49,6 +49,53 @@ public interface SegmentFile extends AutoCloseable {
     }
 
     /**
+     * Whether this file stores its flushes as sections (format version 3: compressed or encrypted)
+     * rather than as the frames at their own offsets. The memory ({@link #buffer()}) holds the
+     * plain frames either way.
+     */
+    default boolean sectioned() {
+        return false;
+    }
+
+    /**
+     * For a {@linkplain #sectioned() sectioned} file: the bytes left in the file after its last
+     * section, which every further section must fit in. Unlimited for a plain file, whose flushes
+     * write each byte at its own offset.
+     */
+    default long sectionRoom() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * For a {@linkplain #sectioned() sectioned} file open for writing: the end of the plain bytes
+     * its sections hold (an offset in the segment), where its next section starts; -1 for a plain file.
+     */
+    default int sectionsEnd() {
+        return -1;
+    }
+
+    /**
+     * For a sectioned file opened read-only: makes the memory show the plain bytes of every section
+     * written so far that ends at or before {@code end}, or past it (the live segment gains sections
+     * as the log flushes). Readers call it before reading below a durable position they read. A
+     * plain file shows what is written through its mapping already: nothing to do.
+     *
+     * @throws IOException if a section is encrypted under a key the key provider does not have
+     */
+    default void readableTo(int end) throws IOException {
+    }
+
+    /**
+     * For a sectioned file opened read-only: why the plain bytes end at {@code offset}, when a
+     * section there did not verify (torn, damaged, tampered, moved); null when they do not end
+     * there or the next section was simply never written. Readers report it as they report a bad
+     * frame. Null for a plain file.
+     */
+    default String sectionDamageAt(int offset) {
+        return null;
+    }
+
+    /**
      * Releases the memory (unmaps it, or hands a writer's memory to the next segment). The caller
      * guarantees no thread touches {@link #buffer()} afterwards, and, for a file written through
      * it, that everything stored into it was flushed.

@@ -216,8 +216,16 @@ public final class RecordReader implements AutoCloseable {
 
     /** The mapping holding {@code position}, with a reference the caller releases. */
     private SegmentMapping acquire(long position) throws IOException {
-        LogPositions.requireBelowDurable(position, durablePosition.getAsLong());
-        return mappings.holding(position);
+        long durable = durablePosition.getAsLong();
+        LogPositions.requireBelowDurable(position, durable);
+        SegmentMapping mapping = mappings.holding(position);
+        try {
+            mapping.readableBelow(durable);
+        } catch (IOException | RuntimeException e) {
+            mapping.release();
+            throw e;
+        }
+        return mapping;
     }
 
     /** The table this reader maps segments through: the log's one table, which its tailers share. */

@@ -1,6 +1,8 @@
 package dev.commitlog.read;
 
+import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,6 +35,15 @@ final class SegmentMapping {
 
     ByteBuffer buffer() {
         return file.buffer();
+    }
+
+    /**
+     * Makes the positions below {@code durable} readable in {@link #buffer()}: a sectioned file
+     * decodes the sections flushed since it was mapped; a plain one shows them already.
+     */
+    void readableBelow(long durable) throws IOException {
+        long end = Math.min(durable, this.end) - base;
+        file.readableTo((int) Math.max(end, SegmentDescriptor.SEGMENT_HEADER_LENGTH));
     }
 
     Path path() {

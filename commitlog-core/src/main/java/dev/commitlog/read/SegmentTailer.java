@@ -61,6 +61,8 @@ public final class SegmentTailer implements LogTailer {
     private long base;
     /** The next frame's offset in {@link #segment}. */
     private int offset;
+    /** The durable position {@link #segment} was last made readable below (a sectioned segment decodes on demand). */
+    private long readableTo;
     private boolean closed;
 
     private SegmentTailer(StorageLayer storage, Path directory, SegmentMappings mappings, LongSupplier durablePosition,
@@ -108,6 +110,7 @@ public final class SegmentTailer implements LogTailer {
             return;
         }
         int at = (int) (from - base);
+        segment.readableBelow(durable);
         FrameBoundaries.requireFrameStart(scanner, segment.path(), base, at);
         offset = at;
     }
@@ -176,6 +179,10 @@ public final class SegmentTailer implements LogTailer {
             long position = base + offset;
             if (position >= limit) {
                 break; // everything durable has been read
+            }
+            if (readableTo < limit) {
+                segment.readableBelow(limit); // a sectioned segment decodes what was flushed since
+                readableTo = limit;
             }
             switch (scanner.scan(offset)) {
                 case RECORD -> {
@@ -249,6 +256,8 @@ public final class SegmentTailer implements LogTailer {
             return false; // nothing in it is durable yet (it may not even exist yet)
         }
         segment = mappings.segment(segmentId, base);
+        segment.readableBelow(limit); // before its buffer is taken: a sectioned segment's is its plain image from then on
+        readableTo = limit;
         store = BytesStore.wrap(segment.buffer());
         scanner.reset(segment.buffer(), base);
         offset = SegmentDescriptor.SEGMENT_HEADER_LENGTH;

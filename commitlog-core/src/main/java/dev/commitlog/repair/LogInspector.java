@@ -4,7 +4,11 @@ import dev.commitlog.CorruptLogException;
 import dev.commitlog.CorruptionListener;
 import dev.commitlog.CorruptionListener.Damage;
 import dev.commitlog.config.ReplayPolicy;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
+import dev.commitlog.crypto.KeyProvider;
 import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.section.SectionedStorageLayer;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import dev.commitlog.replay.FrameVisitor;
@@ -68,8 +72,14 @@ public final class LogInspector {
 
     private final StorageLayer storage;
 
+    /** Reads plain and compressed segments; an encrypted one needs {@link #LogInspector(KeyProvider)}. */
     public LogInspector() {
-        this(new MappedStorageLayer());
+        this((KeyProvider) null);
+    }
+
+    /** Reads plain, compressed and encrypted segments, the latter with {@code keys}. */
+    public LogInspector(KeyProvider keys) {
+        this(new SectionedStorageLayer(new MappedStorageLayer(), Compression.NONE, 0, Encryption.NONE, keys));
     }
 
     public LogInspector(StorageLayer storage) {

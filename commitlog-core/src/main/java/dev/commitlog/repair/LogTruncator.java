@@ -105,6 +105,13 @@ public final class LogTruncator {
                     + ") in " + directory);
         }
         List<SegmentHeader> headers = headers(segments);
+        for (int i = 0; i < headers.size(); i++) {
+            if (headers.get(i) != null && headers.get(i).version() == SegmentDescriptor.FORMAT_VERSION_SECTIONS) {
+                // A cut inside a section would have to rewrite the section: not done; nothing is changed.
+                throw new CommitLogException(segments.get(i).path() + " holds sections (format version 3: compressed or encrypted); "
+                        + "truncate-after cuts plain segments only, and changed nothing");
+            }
+        }
         Cut cut = locate(segments, headers, position);
         long recordsKept = checkBefore(segments, cut);
 

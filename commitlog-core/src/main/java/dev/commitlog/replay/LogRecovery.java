@@ -92,7 +92,17 @@ public final class LogRecovery {
                 directoryChanged |= after.size() > (next == null ? 0 : 1);
                 after.clear();
                 int unsynced = Math.min(unsyncedFrom(header, vouched), end.offset());
-                if (!header.mayHoldStaleBytes()) {
+                if (tailFile.sectioned()) {
+                    requireEndAtSections(tailFile, end);
+                    if (end.offset() == SegmentDescriptor.SEGMENT_HEADER_LENGTH) {
+                        header = renew(tailFile, header); // no record of this life: a new salt voids every section
+                    } else {
+                        // Its sections may be followed by an earlier life's, or a torn one: a new
+                        // section there would have to start below them. Appends go on in the next segment.
+                        seal(tailFile, header, end.offset(), unsynced);
+                        sealed = true;
+                    }
+                } else if (!header.mayHoldStaleBytes()) {
                     // Zeros past the end, as when the file was created: only a torn or cut tail is rewritten.
                     int zeroedTo = ZeroFill.from(tailFile, end.offset());
                     tailFile.flush(unsynced, Math.max(end.offset(), zeroedTo));
@@ -273,6 +283,19 @@ public final class LogRecovery {
         } catch (IOException | RuntimeException e) {
             file.close();
             throw e;
+        }
+    }
+
+    /**
+     * A sectioned tail can end only where its verified sections end: damage to a frame inside a
+     * section that verified (its CRC and tag passed, so the frame was written so) would need the
+     * section rewritten to cut there. Refused, with nothing changed.
+     */
+    private static void requireEndAtSections(SegmentFile tail, LogWalker.End end) {
+        if (end.offset() != tail.sectionsEnd()) {
+            throw new CorruptLogException(tail.path(), end.offset(), end.position(), Damage.BAD_FRAME, "the log ends inside a "
+                    + "section that verified (its sections hold plain bytes up to offset " + tail.sectionsEnd() + "): a frame in it "
+                    + "is damaged although its section's checks passed", "the log was not opened; nothing was changed");
         }
     }
 

@@ -105,6 +105,7 @@ public final class LogWalker {
                 if (header.endPosition() <= from) {
                     continue;
                 }
+                file.readableTo(file.size()); // a sectioned file decodes its sections (a missing key refuses here)
                 End end = walkSegment(ref, index, file, header, from, limit, tailFrom, visitor);
                 if (end != null) {
                     return end;
@@ -162,10 +163,14 @@ public final class LogWalker {
                     return null;
                 }
                 case UNWRITTEN, BAD -> {
-                    String reason = kind == FrameScanner.Kind.UNWRITTEN ? "no frame was ever written here" : scanner.reason();
+                    // A sectioned file's plain bytes end where a section did not verify: that section is the bad frame.
+                    String sectionDamage = kind == FrameScanner.Kind.UNWRITTEN ? file.sectionDamageAt(offset) : null;
+                    boolean bad = kind == FrameScanner.Kind.BAD || sectionDamage != null;
+                    String reason = sectionDamage != null ? sectionDamage
+                            : kind == FrameScanner.Kind.UNWRITTEN ? "no frame was ever written here" : scanner.reason();
                     if (position >= tailFrom) {
                         // Never flushed, so a crash may have torn or lost it: this is where the log ends.
-                        if (kind == FrameScanner.Kind.BAD) {
+                        if (bad) {
                             if (policy == ReplayPolicy.STRICT) {
                                 throw new CorruptLogException(ref.path(), offset, position, Damage.TORN_TAIL, TORN_TAIL + reason,
                                         ADVICE);

@@ -8,6 +8,7 @@ import static dev.commitlog.format.RecordDescriptor.LENGTH_OFFSET;
 
 import com.lmax.disruptor.Sequence;
 import dev.commitlog.format.FrameChecksum;
+import dev.commitlog.format.SectionBudget;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import java.io.IOException;
@@ -48,6 +49,17 @@ public final class Segment {
     private final int salt;
     /** Set once the writer has moved on; read by the sync thread to follow it. */
     private volatile Segment next;
+    /** Whether the file stores flushes as sections, whose overhead the segment's claims must leave room for. */
+    private final boolean sectioned;
+    /** Frames end at or before this offset; the rest is kept for the end marker (and, sectioned, the last section's overhead). */
+    private final int recordLimit;
+    /**
+     * For a sectioned segment: a claim that would end past this offset seals the segment instead
+     * ({@link #overBudget}), so that what is claimed always fits in the file as sections. Lowered
+     * (or raised) by the flusher after each flush from the room left in the file; ordered store.
+     */
+    private volatile long sectionBudgetEnd = Long.MAX_VALUE;
+    private final int firstFreeOffset;
 
     /**
      * A segment over a mapped file whose header says {@code id} and {@code basePosition}; the first
@@ -61,6 +73,14 @@ public final class Segment {
         this.file = file;
         this.memory = BytesStore.wrap(file.buffer());
         this.tail = new Sequence(firstFreeOffset);
+        this.firstFreeOffset = firstFreeOffset;
+        this.sectioned = file.sectioned();
+        // A sectioned file holds its sections in the same size as the plain range: the last flush's
+        // section (header, tag, padding, zero word) must fit after everything claimed.
+        this.recordLimit = size - END_MARKER_LENGTH - (sectioned ? SectionBudget.SEGMENT_RESERVE : 0);
+        if (sectioned) {
+            budgetAfterFlush(firstFreeOffset, file.sectionRoom());
+        }
         ByteBuffer header = file.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.formatVersion = header.getInt(SegmentDescriptor.VERSION_OFFSET);
         this.salt = header.getInt(SegmentDescriptor.SALT_OFFSET);
@@ -108,7 +128,50 @@ public final class Segment {
 
     /** Frames must end at or before this offset; the rest is kept for the end-of-segment marker. */
     public int recordLimit() {
-        return size - END_MARKER_LENGTH;
+        return recordLimit;
+    }
+
+    /** Whether the file stores flushes as sections (see {@link SegmentFile#sectioned()}). */
+    public boolean sectioned() {
+        return sectioned;
+    }
+
+    /**
+     * Whether a claim of {@code alignedLength} bytes now would pass the section budget (sectioned
+     * segments only; never the first claim, so a record the budget cannot hold still finds room
+     * in an empty segment, which the reserve guarantees). Two volatile reads, no write.
+     */
+    boolean overBudget(int alignedLength) {
+        if (!sectioned) {
+            return false;
+        }
+        long at = tail.get();
+        return at > firstFreeOffset && at + alignedLength > sectionBudgetEnd;
+    }
+
+    /**
+     * Ends the segment here: takes all the space left with one claim, which fails; if it is the
+     * first claim past the limit, writes the end marker where it starts. Every claim made before
+     * stays valid; every later one fails and rolls over. Any thread.
+     */
+    void seal(FrameChecksum checksum) {
+        long at = tail.getAndAdd(size);
+        if (at <= recordLimit) {
+            writeEndMarker(at, checksum);
+        }
+    }
+
+    /** Whether no claim may succeed any more (full, or {@link #seal sealed}). */
+    boolean sealed() {
+        return tail.get() > recordLimit;
+    }
+
+    /**
+     * The flusher, after claiming a flush up to {@code flushedTo} that leaves {@code roomAfter}
+     * bytes of the file: claims may go on while what they add fits as one more section.
+     */
+    void budgetAfterFlush(long flushedTo, long roomAfter) {
+        sectionBudgetEnd = SectionBudget.claimsEnd(flushedTo, roomAfter, size); // volatile store
     }
 
     /** Claims {@code alignedLength} bytes; returns the offset. Failed if offset + length > recordLimit(). */

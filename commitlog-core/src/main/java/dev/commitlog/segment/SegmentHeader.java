@@ -110,9 +110,9 @@ public record SegmentHeader(long segmentId, long basePosition, int segmentSize, 
             throw new SegmentHeaderException(String.format("header checksum mismatch (stored 0x%08x, computed 0x%08x)", storedCrc, actualCrc));
         }
         int version = b.getInt(VERSION_OFFSET);
-        if (version != FORMAT_VERSION && version != FORMAT_VERSION_1) {
+        if (version != FORMAT_VERSION && version != FORMAT_VERSION_1 && version != SegmentDescriptor.FORMAT_VERSION_SECTIONS) {
             throw new SegmentHeaderException("unsupported format version " + version + " (this build reads versions "
-                    + FORMAT_VERSION_1 + " and " + FORMAT_VERSION + ")");
+                    + FORMAT_VERSION_1 + ", " + FORMAT_VERSION + " and " + SegmentDescriptor.FORMAT_VERSION_SECTIONS + ")");
         }
         int headerLength = b.getInt(HEADER_LENGTH_OFFSET);
         if (headerLength != SEGMENT_HEADER_LENGTH) {

@@ -5,6 +5,7 @@ import static dev.commitlog.format.RecordDescriptor.alignedLength;
 
 import com.lmax.disruptor.Sequence;
 import dev.commitlog.format.RecordDescriptor;
+import dev.commitlog.format.SectionBudget;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.instrument.MetricsRecorder;
 import java.io.IOException;
@@ -77,6 +78,8 @@ public final class SegmentSyncer {
     private Segment flushSegment;
     private int flushFrom;
     private int flushTo;
+    /** Where the claimed flush stops writing: {@link #writeEnd}, or, sectioned, the end marker's end. */
+    private int flushWriteEnd;
     private int flushRecords;
     /** The header's length when this flush rewrites the durable mark, else 0. */
     private int flushHeaderLength;
@@ -172,6 +175,11 @@ public final class SegmentSyncer {
             onSegmentDurable.accept(done);
         }
         scan();
+        if (syncing.sectioned() && !endSeen && syncing.sealed()) {
+            // Sectioned and sealed: the room left holds the rest as one section, so nothing is
+            // flushed until the end marker is published (the claims before it are being copied).
+            return false;
+        }
         long flushTo = endSeen ? syncing.size() : scanOffset;
         if (flushTo <= claimedOffset) {
             return false;
@@ -185,6 +193,13 @@ public final class SegmentSyncer {
         if (durableNow > 0 && markDue(flushFrom)) {
             syncing.writeDurableMark(durableNow, markChecksum(syncing, durableNow));
             flushHeaderLength = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
+        }
+        // A sectioned file gets the range up to the end marker's end, not the unused rest of the segment.
+        this.flushWriteEnd = syncing.sectioned() ? (endSeen ? (int) scanOffset + RecordDescriptor.END_MARKER_LENGTH : this.flushTo)
+                : writeEnd(syncing, this.flushTo);
+        if (syncing.sectioned() && !endSeen) {
+            long roomAfter = syncing.file().sectionRoom() - (flushWriteEnd - flushFrom) - SectionBudget.SECTION_OVERHEAD;
+            syncing.budgetAfterFlush(flushTo, roomAfter);
         }
         recordsSinceClaim = 0;
         claimedOffset = flushTo;
@@ -226,7 +241,7 @@ public final class SegmentSyncer {
             throw new IllegalStateException("no flush is claimed");
         }
         long started = System.nanoTime();
-        flushSegment.file().flushHeaderAndRange(flushHeaderLength, flushFrom, writeEnd(flushSegment, flushTo));
+        flushSegment.file().flushHeaderAndRange(flushHeaderLength, flushFrom, flushWriteEnd);
         flushElapsedNanos = System.nanoTime() - started;
     }
 

@@ -55,6 +55,12 @@ public final class SegmentWriter implements AutoCloseable {
     public void claim(int alignedLength, AppendSlot slot, FrameChecksum checksum) throws IOException {
         for (;;) {
             Segment segment = current;
+            if (segment.overBudget(alignedLength)) {
+                // Sectioned: what this claim adds might not fit in the file once stored; end the segment here.
+                segment.seal(checksum);
+                rollOver(segment);
+                continue;
+            }
             long offset = segment.claim(alignedLength);
             int limit = segment.recordLimit();
             if (offset + alignedLength <= limit) {

@@ -304,7 +304,8 @@ class CommitLogConfigBuilderTest {
                 + "commitlog_segment_size: 32MiB, "
                 + "max_record_size: 16MiB, commitlog_total_space: 8GiB, commitlog_recycle_segments: 4, "
                 + "commitlog_disk_access_mode: standard, commit_failure_policy: stop, "
-                + "commitlog_replay_policy: tolerate_tail, commitlog_file_mode: 0600}", text);
+                + "commitlog_replay_policy: tolerate_tail, commitlog_file_mode: 0600, commitlog_compression: none, "
+                + "commitlog_compression_level: 0, commitlog_encryption: none}", text);
     }
 
     @Test
@@ -319,6 +320,8 @@ class CommitLogConfigBuilderTest {
             CommitLogConfig.builder(DIR).syncMode(SyncMode.BATCH).replayPolicy(ReplayPolicy.SKIP_CORRUPT).build(),
             CommitLogConfig.builder(DIR).syncMode(SyncMode.ADAPTIVE).durableMarkInterval(Duration.ZERO).build(),
             CommitLogConfig.builder(DIR).durableMarkInterval(Duration.ofNanos(250_000)).build(),
+            CommitLogConfig.builder(DIR).compression(Compression.ZSTD).compressionLevel(19).encryption(Encryption.AES_GCM).build(),
+            CommitLogConfig.builder(DIR).compression(Compression.LZ4).build(),
         };
         for (CommitLogConfig config : configs) {
             assertEquals(config, CommitLogConfig.parse(yamlOf(config)), config.toString());
@@ -334,6 +337,7 @@ class CommitLogConfigBuilderTest {
             String key = entry.substring(0, entry.indexOf(':'));
             boolean unused = key.equals("commitlog_sync_group_window") ? config.syncMode() != SyncMode.GROUP
                     : key.contains("period") || key.contains("lag_block") ? config.syncMode() != SyncMode.PERIODIC
+                    : key.equals("commitlog_compression_level") ? config.compression() != Compression.ZSTD
                     : false;
             if (!unused) {
                 yaml.append(entry).append('\n');

@@ -51,8 +51,10 @@ class ConfigFileTest {
     void shippedFileDocumentsEveryKey() throws IOException {
         String text = Files.readString(SHIPPED);
         for (ConfigKey key : ConfigKey.values()) {
-            // Each key appears as a setting, commented out when its default is derived or its mode is not the default.
-            assertTrue(text.contains("\n" + key + ": ") || text.contains("\n# " + key + ": "), key + " is not documented");
+            // Each key appears as a setting, commented out when its default is derived or its mode is not the default;
+            // a key the engine does not act on yet is not offered to operators at all.
+            boolean documented = text.contains("\n" + key + ": ") || text.contains("\n# " + key + ": ");
+            assertEquals(key.actedOn, documented, key + (key.actedOn ? " is not documented" : " is documented but not acted on yet"));
         }
     }
 

@@ -3,6 +3,8 @@ package dev.commitlog.bench.sut;
 import dev.commitlog.CommitLog;
 import dev.commitlog.CommitLogOptions;
 import dev.commitlog.config.CommitLogConfig;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.disk.SegmentFileSpace;
@@ -31,6 +33,9 @@ public final class CommitLogContender implements Contender {
     private final long deviceLatencyMicros;
     /** Whether a {@link Discarder} runs beside the appenders. */
     private final boolean discarding;
+    /** How flushes are stored: plain, or compressed and/or encrypted sections. */
+    private Compression compression = Compression.NONE;
+    private Encryption encryption = Encryption.NONE;
 
     public CommitLogContender(SyncMode mode, Duration groupWindow) {
         this(mode, groupWindow, null, 0, false);
@@ -54,12 +59,23 @@ public final class CommitLogContender implements Contender {
      * flush at a time, so the extra latency adds to every flush in turn.
      */
     public CommitLogContender withDeviceLatency(long micros) {
-        return new CommitLogContender(mode, groupWindow, ablation, micros, discarding);
+        return new CommitLogContender(mode, groupWindow, ablation, micros, discarding).withSections(compression, encryption);
     }
 
     /** This column with its records discarded as soon as they are durable ({@link Discarder}). */
     public CommitLogContender discarding() {
-        return new CommitLogContender(mode, groupWindow, ablation, deviceLatencyMicros, true);
+        return new CommitLogContender(mode, groupWindow, ablation, deviceLatencyMicros, true).withSections(compression, encryption);
+    }
+
+    /**
+     * This column storing its flushes as sections (docs/format.md, "Sections"): compressed with
+     * {@code compression}, encrypted with {@code encryption} under a key drawn for the run.
+     */
+    public CommitLogContender withSections(Compression compression, Encryption encryption) {
+        CommitLogContender copy = new CommitLogContender(mode, groupWindow, ablation, deviceLatencyMicros, discarding);
+        copy.compression = compression;
+        copy.encryption = encryption;
+        return copy;
     }
 
     /** Starts this column's {@link Discarder} on {@code log}, or nothing when it keeps its records. */
@@ -78,7 +94,9 @@ public final class CommitLogContender implements Contender {
             return ablation.label();
         }
         String name = mode.name().toLowerCase(Locale.ROOT);
-        return groupWindow == null ? name : name + "-" + groupWindow.toMillis() + "ms";
+        String sections = (compression == Compression.NONE ? "" : "+" + compression.name().toLowerCase(Locale.ROOT))
+                + (encryption == Encryption.NONE ? "" : "+aes");
+        return (groupWindow == null ? name : name + "-" + groupWindow.toMillis() + "ms") + sections;
     }
 
     @Override
@@ -98,7 +116,10 @@ public final class CommitLogContender implements Contender {
                 deviceLatencyMicros);
         String discard = !discarding ? "" : String.format(Locale.ROOT,
                 " [discarding: a thread calls discardUpTo(durablePosition()) every %d ms]", Discarder.INTERVAL_MILLIS);
-        return describe() + device + discard;
+        String sections = compression == Compression.NONE && encryption == Encryption.NONE ? "" : String.format(Locale.ROOT,
+                " [sections: compression %s, encryption %s]", compression.name().toLowerCase(Locale.ROOT),
+                encryption == Encryption.NONE ? "none" : "aes-gcm");
+        return describe() + device + discard + sections;
     }
 
     private String describe() {
@@ -119,6 +140,7 @@ public final class CommitLogContender implements Contender {
         if (groupWindow != null) {
             builder.groupWindow(groupWindow);
         }
+        builder.compression(compression).encryption(encryption);
         return ablation == null ? builder.build() : ablation.configure(builder).build();
     }
 
@@ -131,6 +153,9 @@ public final class CommitLogContender implements Contender {
                 : new SlowFlushStorage(files, TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros)));
         if (ablation != null) {
             options.syncTuning(ablation.tuning());
+        }
+        if (encryption != Encryption.NONE) {
+            options.keyProvider(RunKey.INSTANCE);
         }
         return CommitLog.open(config, options.build());
     }

@@ -5,6 +5,8 @@ import dev.commitlog.bench.UsageException;
 import dev.commitlog.bench.peer.PeerCatalog;
 import dev.commitlog.bench.sut.CommitLogModes;
 import dev.commitlog.bench.sut.SyncAblation;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,7 +23,8 @@ import java.util.Set;
  */
 public record SweepOptions(List<Integer> threads, List<String> modes, List<Integer> groupWindowsMs,
                            List<String> ablations, AsyncOptions async,
-                           CellTiming timing, int recordBytes, int deviceLatencyMicros, boolean discard, Path dir, List<String> peers,
+                           CellTiming timing, int recordBytes, int deviceLatencyMicros, boolean discard, LogSections sections,
+                           Path dir, List<String> peers,
                            Path csv, Path chart, Path markdown, boolean keep, boolean help) {
 
     public static final List<Integer> DEFAULT_THREADS = List.of(1, 2, 4, 8, 16, 32, 64, 128, 256);
@@ -53,6 +56,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
             "  --warmup-seconds N      unmeasured warmup per cell (default 0.5; --full: 5)",
             "  --full                  longer cells",
             "  --record-bytes N        record payload size (default 100)",
+            "  --payload KIND          random (default: incompressible bytes) or json (JSON-like text)",
+            "  --compression CODEC     the commit log's columns compress each flush: none (default), lz4, zstd",
+            "  --encryption CIPHER     the commit log's columns encrypt each flush: none (default), aes-gcm",
             "  --device-latency-us N   every commit-log flush waits N us more after its fdatasync (a simulated",
             "                          slow device; flushes run one at a time; needs --peers none; default 0)",
             "  --discard               a thread beside each commit-log cell calls discardUpTo(durablePosition())",
@@ -80,6 +86,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
         int recordBytes = DEFAULT_RECORD_BYTES;
         int deviceLatency = 0;
         boolean discard = false;
+        Compression compression = Compression.NONE;
+        Encryption encryption = Encryption.NONE;
+        boolean json = false;
         Path dir = null;
         List<String> peers = PeerCatalog.names();
         Path csv = DEFAULT_OUTPUT.resolve("sweep.csv");
@@ -128,6 +137,9 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                         case "--warmup-seconds" -> warmup = seconds(name, value, true);
                         case "--record-bytes" -> recordBytes = intIn(name, value, 1, MAX_RECORD_BYTES);
                         case "--device-latency-us" -> deviceLatency = intIn(name, value, 0, 1_000_000);
+                        case "--compression" -> compression = LogSections.compression(name, value);
+                        case "--encryption" -> encryption = LogSections.encryption(name, value);
+                        case "--payload" -> json = LogSections.json(name, value);
                         case "--dir" -> dir = path(name, value);
                         case "--peers" -> peers = value.equals("none") ? List.of() : list(name, value, v -> peer(name, v));
                         case "--csv" -> csv = path(name, value);
@@ -149,13 +161,14 @@ public record SweepOptions(List<Integer> threads, List<String> modes, List<Integ
                 warmup == null ? base.warmup() : duration(warmup),
                 seconds == null ? base.measure() : duration(seconds));
         return new SweepOptions(threads, modes, windows, ablations,
-                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, deviceLatency, discard, dir, peers,
+                new AsyncOptions(asyncSubmitters, asyncInFlight, asyncModes), timing, recordBytes, deviceLatency, discard,
+                new LogSections(compression, encryption, json), dir, peers,
                 csv, chart, markdown, keep, help);
     }
 
     private static boolean isValued(String flag) {
         return List.of("--threads", "--modes", "--group-window-ms", "--seconds", "--warmup-seconds",
-                "--record-bytes", "--device-latency-us", "--dir", "--peers", "--csv", "--chart", "--markdown",
+                "--record-bytes", "--device-latency-us", "--compression", "--encryption", "--payload", "--dir", "--peers", "--csv", "--chart", "--markdown",
                 "--async-submitters", "--async-in-flight", "--async-modes").contains(flag);
     }
 

@@ -68,6 +68,7 @@ public final class SweepRunner {
             header.add(probe.describe());
             contenders.stream().map(Contender::settings).filter(s -> !s.isEmpty()).distinct()
                     .forEach(header::add);
+            header.add(options.sections().describe());
             if (!asyncModes.isEmpty()) {
                 header.add(String.format(Locale.ROOT, "asynchronous: appendAsync(byte[], int, int, AppendCallback), "
                         + "one callback object per submitting thread, up to %d appends in flight per thread; "
@@ -90,8 +91,10 @@ public final class SweepRunner {
 
     /** {@code contender} as the options run it: on a simulated slow device, discarding. */
     private CommitLogContender asConfigured(CommitLogContender contender) {
-        CommitLogContender slowed = options.deviceLatencyMicros() == 0 ? contender
-                : contender.withDeviceLatency(options.deviceLatencyMicros());
+        CommitLogContender sectioned = options.sections().sectioned()
+                ? contender.withSections(options.sections().compression(), options.sections().encryption()) : contender;
+        CommitLogContender slowed = options.deviceLatencyMicros() == 0 ? sectioned
+                : sectioned.withDeviceLatency(options.deviceLatencyMicros());
         return options.discard() ? slowed.discarding() : slowed;
     }
 
@@ -101,7 +104,7 @@ public final class SweepRunner {
     }
 
     private List<CellResult> runCells(List<Contender> contenders, Path workDir) throws IOException, InterruptedException {
-        byte[] record = record(options.recordBytes());
+        byte[] record = options.sections().record(options.recordBytes());
         List<CellResult> cells = new ArrayList<>();
         for (int threads : options.threads()) {
             for (Contender contender : contenders) {
@@ -114,7 +117,7 @@ public final class SweepRunner {
 
     private List<CellResult> runAsyncCells(List<CommitLogContender> modes, Path workDir)
             throws IOException, InterruptedException {
-        byte[] record = record(options.recordBytes());
+        byte[] record = options.sections().record(options.recordBytes());
         List<CellResult> cells = new ArrayList<>();
         for (int submitters : options.async().submitters()) {
             for (CommitLogContender mode : modes) {

@@ -1,0 +1,40 @@
+package dev.commitlog.section;
+
+import dev.commitlog.config.Compression;
+
+/** Makes the {@link BlockCompressor} for a codec, after checking its optional library is there. */
+public final class BlockCompressors {
+    private BlockCompressors() {
+    }
+
+    /**
+     * @param level the zstd level (ignored for LZ4)
+     * @return a new compressor, or null for {@link Compression#NONE}
+     * @throws IllegalStateException naming the library's Maven coordinates when its jar is missing
+     */
+    public static BlockCompressor create(Compression compression, int level) {
+        return switch (compression) {
+            case NONE -> null;
+            case LZ4 -> {
+                CodecLibrary.LZ4.require();
+                yield new Lz4BlockCompressor();
+            }
+            case ZSTD -> {
+                CodecLibrary.ZSTD.require();
+                yield new ZstdBlockCompressor(level);
+            }
+        };
+    }
+
+    /** The compressor for a codec id read from a section header, for decoding; null for none or an unknown id. */
+    static BlockCompressor forCodecId(int codecId) {
+        return switch (codecId) {
+            case SectionDescriptor.CODEC_LZ4 -> create(Compression.LZ4, 0);
+            case SectionDescriptor.CODEC_ZSTD -> create(Compression.ZSTD, ZSTD_DEFAULT_LEVEL); // the level only matters when compressing
+            default -> null;
+        };
+    }
+
+    /** zstd's own default level. */
+    public static final int ZSTD_DEFAULT_LEVEL = 3;
+}
