@@ -17,8 +17,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class SweepOptionsTest {
 
@@ -64,6 +68,21 @@ class SweepOptionsTest {
         String json = new String(new LogSections(Compression.NONE, Encryption.NONE, true).record(100), StandardCharsets.US_ASCII);
         assertEquals(100, json.length());
         assertTrue(json.startsWith("{\"id\":"), json);
+    }
+
+    /** Writers cycle through distinct records: a section of copies of one record would overstate compression. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void writersAppendDistinctRecordsOfOneLength(boolean json) {
+        byte[][] records = new LogSections(Compression.LZ4, Encryption.NONE, json).records(1024);
+        assertEquals(1, Integer.bitCount(records.length), records.length + " records");
+        assertTrue(records.length >= 64, records.length + " records");
+        Set<String> distinct = new HashSet<>();
+        for (byte[] record : records) {
+            assertEquals(1024, record.length);
+            distinct.add(new String(record, StandardCharsets.ISO_8859_1));
+        }
+        assertEquals(records.length, distinct.size(), "every record differs");
     }
 
     /** One descriptive pass: the sweep takes no flag to repeat or gate cells. */

@@ -6,13 +6,14 @@ import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sut.SystemUnderTest;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 
 /**
  * Runs one cell: {@code threads} closed-loop writers against a fresh instance of one contender.
- * Each writer appends one record, waits for the append to return, and appends the next.
+ * Each writer appends a record, waits for the append to return, and appends the next (the records in turn).
  *
  * <p>Assumptions and guarantees: each writer records into its own {@link Histogram}, so the hot
  * path takes no lock and shares no written cache line; the only shared state it reads is the
@@ -24,7 +25,8 @@ final class Cell {
     private final Contender contender;
     private final int threads;
     private final CellTiming timing;
-    private final byte[] record;
+    /** Appended in turn, all of one length; a power of two of them, so the turn is a mask. */
+    private final byte[][] records;
     private final DeviceWrites device;
     private final CellPhase phase = new CellPhase();
 
@@ -32,11 +34,14 @@ final class Cell {
      * {@code device} is the counter of the device under the cell. A system that returns before its
      * flush leaves its bytes to a flush after a short window, so its device bytes are not measured.
      */
-    Cell(Contender contender, int threads, CellTiming timing, byte[] record, DeviceWrites device) {
+    Cell(Contender contender, int threads, CellTiming timing, byte[][] records, DeviceWrites device) {
         this.contender = contender;
         this.threads = threads;
         this.timing = timing;
-        this.record = record;
+        if (Integer.bitCount(records.length) != 1 || Arrays.stream(records).anyMatch(r -> r.length != records[0].length)) {
+            throw new IllegalArgumentException(records.length + " records: a power of two of them, all of one length");
+        }
+        this.records = records;
         this.device = contender.durable() ? device : DeviceWrites.NONE;
     }
 
@@ -52,7 +57,7 @@ final class Cell {
         CountDownLatch start = new CountDownLatch(1);
         Thread[] writers = new Thread[threads];
 
-        try (SystemUnderTest sut = contender.open(directory, record.length)) {
+        try (SystemUnderTest sut = contender.open(directory, records[0].length)) {
             try {
                 for (int i = 0; i < threads; i++) {
                     int index = i;
@@ -68,7 +73,7 @@ final class Cell {
                 CellThreads.joinAll(writers, name());
                 CellThreads.rethrow(failure.get(), name());
                 return CellResults.summarise(contender.system(), contender.mode(), threads, histograms, window,
-                        record.length, contender.frameBytes(record.length));
+                        records[0].length, contender.frameBytes(records[0].length));
             } finally {
                 phase.stop();   // on any failure, release writers before the system is closed
                 start.countDown();
@@ -96,8 +101,10 @@ final class Cell {
             start.await();
             long previous = System.nanoTime();
             int now;
+            int turn = index; // writers start at different records
+            int mask = records.length - 1;
             while ((now = phase.now()) != CellPhase.STOP) {   // read before the append: it must start in the window
-                appender.append(record);
+                appender.append(records[turn++ & mask]);
                 long returned = System.nanoTime();
                 if (now == CellPhase.MEASURE) {
                     histogram.recordValue(Math.min(returned - previous, CellResults.MAX_TRACKED_NANOS));

@@ -52,24 +52,45 @@ public record LogSections(Compression compression, Encryption encryption, boolea
                 + (encryption == Encryption.NONE ? "" : "+aes");
     }
 
+    /** How many distinct records a closed-loop writer cycles through ({@link #records}). */
+    static final int RECORDS = 256;
+
     /**
      * The record every cell appends, the same in every run: random bytes, or a JSON object of the
      * kind a storage node logs (repeated keys, varied values), cut to {@code bytes}.
      */
     public byte[] record(int bytes) {
+        return records(bytes, 1)[0];
+    }
+
+    /**
+     * The records a closed-loop writer appends in turn: {@value #RECORDS} of {@code bytes} each,
+     * random or JSON-like with values of their own, so that a section's records differ as a node's
+     * do and compression gains only what each record holds (a JSON record's keys and syntax), not
+     * copies of one record (which LZ4 and zstd would store as references, whatever the bytes).
+     */
+    public byte[][] records(int bytes) {
+        return records(bytes, RECORDS);
+    }
+
+    private byte[][] records(int bytes, int count) {
         Random random = new Random(13530);
-        if (!json) {
-            byte[] record = new byte[bytes];
-            random.nextBytes(record);
-            return record;
+        byte[][] records = new byte[count][];
+        for (int r = 0; r < count; r++) {
+            if (!json) {
+                records[r] = new byte[bytes];
+                random.nextBytes(records[r]);
+                continue;
+            }
+            StringBuilder text = new StringBuilder(bytes + 160);
+            while (text.length() < bytes) {
+                int id = random.nextInt(1_000_000);
+                text.append("{\"id\":").append(id).append(",\"name\":\"user-").append(id).append("\",\"email\":\"user").append(id)
+                        .append("@example.com\",\"balance\":").append(random.nextInt(100_000)).append(",\"active\":true}");
+            }
+            records[r] = text.substring(0, bytes).getBytes(StandardCharsets.US_ASCII);
         }
-        StringBuilder text = new StringBuilder(bytes + 160);
-        while (text.length() < bytes) {
-            int id = random.nextInt(1_000_000);
-            text.append("{\"id\":").append(id).append(",\"name\":\"user-").append(id).append("\",\"email\":\"user").append(id)
-                    .append("@example.com\",\"balance\":").append(random.nextInt(100_000)).append(",\"active\":true}");
-        }
-        return text.substring(0, bytes).getBytes(StandardCharsets.US_ASCII);
+        return records;
     }
 
     /** For the run header. */

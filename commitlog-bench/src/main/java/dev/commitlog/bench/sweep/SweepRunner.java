@@ -104,12 +104,12 @@ public final class SweepRunner {
     }
 
     private List<CellResult> runCells(List<Contender> contenders, Path workDir) throws IOException, InterruptedException {
-        byte[] record = options.sections().record(options.recordBytes());
+        byte[][] records = options.sections().records(options.recordBytes());
         List<CellResult> cells = new ArrayList<>();
         for (int threads : options.threads()) {
             for (Contender contender : contenders) {
                 cells.add(runCell(workDir, contender.label() + "-" + threads + "t", "threads",
-                        dir -> new Cell(contender, threads, options.timing(), record, device).run(dir)));
+                        dir -> new Cell(contender, threads, options.timing(), records, device).run(dir)));
             }
         }
         return cells;
