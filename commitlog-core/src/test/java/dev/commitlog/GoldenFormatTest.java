@@ -159,18 +159,7 @@ class GoldenFormatTest {
         CommitLogConfig config = sections.apply(CommitLogConfig.builder(directory).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
                 .recycleSegments(4)).build();
         try (CommitLog log = CommitLog.open(config, sections.options().build())) {
-            AppendClaim claim = new AppendClaim();
-            for (int i = 0; i < V2_RECORDS; i++) {
-                if (i == 7 || i == V2_RECORDS - 3) {
-                    log.claim(40, claim).writeLong(7L);
-                    claim.abort();
-                }
-                byte[] record = record(i);
-                log.append(record, 0, record.length);
-                if (i % V2_DISCARD_EVERY == V2_DISCARD_EVERY - 1 && i < V2_RECORDS - V2_DISCARD_EVERY) {
-                    log.discardUpTo(log.durablePosition());
-                }
-            }
+            appendGoldenRecords(log);
         }
         try (var list = Files.list(directory)) {
             String names = String.join("\n", list.map(p -> p.getFileName().toString())
@@ -188,23 +177,28 @@ class GoldenFormatTest {
         }
     }
 
+    /** What every golden set holds: the records, two aborted claims, and discards that recycle files. */
+    private static void appendGoldenRecords(CommitLog log) throws IOException {
+        AppendClaim claim = new AppendClaim();
+        for (int i = 0; i < V2_RECORDS; i++) {
+            if (i == 7 || i == V2_RECORDS - 3) {
+                log.claim(40, claim).writeLong(7L);
+                claim.abort();
+            }
+            byte[] record = record(i);
+            log.append(record, 0, record.length);
+            if (i % V2_DISCARD_EVERY == V2_DISCARD_EVERY - 1 && i < V2_RECORDS - V2_DISCARD_EVERY) {
+                log.discardUpTo(log.durablePosition());
+            }
+        }
+    }
+
     /** Writes the current version's golden files into the directory given as the argument. */
     public static void main(String[] args) throws IOException {
         CommitLogConfig config = CommitLogConfig.builder(Path.of(args[0])).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
                 .recycleSegments(4).build();
         try (CommitLog log = CommitLog.open(config)) {
-            AppendClaim claim = new AppendClaim();
-            for (int i = 0; i < V2_RECORDS; i++) {
-                if (i == 7 || i == V2_RECORDS - 3) {
-                    log.claim(40, claim).writeLong(7L);
-                    claim.abort();
-                }
-                byte[] record = record(i);
-                log.append(record, 0, record.length);
-                if (i % V2_DISCARD_EVERY == V2_DISCARD_EVERY - 1 && i < V2_RECORDS - V2_DISCARD_EVERY) {
-                    log.discardUpTo(log.durablePosition());
-                }
-            }
+            appendGoldenRecords(log);
         }
     }
 }
