@@ -31,6 +31,7 @@ final class InFlightSubmitter {
     private final AtomicInteger failed = new AtomicInteger();
     private final Thread thread = new Thread(this::run, "in-flight-submitter");
     private volatile boolean stop;
+    private int unknown;
 
     InFlightSubmitter(Member leader, long first, int window, int acknowledgedBeforeSignal) {
         this.node = leader.node;
@@ -99,13 +100,25 @@ final class InFlightSubmitter {
         return windowSize - window.availablePermits();
     }
 
-    /** Stops submitting and waits until every submitted task's closure ran (the node must be stopped or still running). */
+    /**
+     * Stops submitting and waits up to 20 s for every submitted task's closure to run (the node must
+     * be stopped or still running). A closure still outstanding then is an unknown outcome, never
+     * an acknowledged one: JRaft 1.4.1 can accept a task while its node shuts down and drop it
+     * without running its closure (seen once in a full verify).
+     */
     void finish() throws InterruptedException {
         stop = true;
         thread.join();
-        if (!window.tryAcquire(windowSize, 20, TimeUnit.SECONDS)) {
-            throw new AssertionError("closures of tasks in flight never ran: " + (windowSize - window.availablePermits()) + " outstanding");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (window.availablePermits() < windowSize && System.nanoTime() < deadline) {
+            Thread.sleep(10);
         }
+        unknown = windowSize - window.availablePermits();
+    }
+
+    /** Tasks whose closures had not run when {@link #finish} gave up on them. */
+    int unknown() {
+        return unknown;
     }
 
     /** The operations whose closures succeeded, in increasing order. */

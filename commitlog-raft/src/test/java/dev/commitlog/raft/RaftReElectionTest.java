@@ -119,8 +119,8 @@ class RaftReElectionTest {
             acknowledged.addAll(submitter.acknowledged());
             assertTrue(inFlightAtStop > 0, "the leader stopped with tasks in flight");
             // Whether those commit during the shutdown or fail is JRaft's choice: only the acknowledged ones must survive.
-            System.out.printf("leader stopped with %d tasks in flight: %d operations acknowledged, %d failed%n", inFlightAtStop,
-                    submitter.acknowledged().size(), submitter.failed());
+            System.out.printf("leader stopped with %d tasks in flight: %d operations acknowledged, %d failed, %d never answered%n",
+                    inFlightAtStop, submitter.acknowledged().size(), submitter.failed(), submitter.unknown());
 
             Member newLeader = cluster.awaitLeader(LEADER_TIMEOUT);
             acknowledged.addAll(applyAll(newLeader, 10_000, 10_050));
