@@ -95,16 +95,7 @@ class GoldenFormatTest {
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
                 .replayPolicy(ReplayPolicy.STRICT).build();
         try (CommitLog log = CommitLog.open(config)) {
-            List<TestLogs.Entry> replayed = TestLogs.replayAll(log);
-            int first = V2_RECORDS - replayed.size();
-            assertTrue(first > 0 && first <= V2_RECORDS - V2_DISCARD_EVERY, "the records of the segments left: " + replayed.size());
-            long previous = -1;
-            for (int i = 0; i < replayed.size(); i++) {
-                TestLogs.Entry entry = replayed.get(i);
-                assertArrayEquals(record(first + i), entry.payload(), "record " + (first + i));
-                assertTrue(entry.position() > previous, "positions increase");
-                previous = entry.position();
-            }
+            assertTheGoldenRecordsLeft(log, false);
         }
     }
 
@@ -124,17 +115,7 @@ class GoldenFormatTest {
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(64 * 1024)
                 .replayPolicy(ReplayPolicy.STRICT).build();
         try (CommitLog log = CommitLog.open(config, CommitLogOptions.builder().noJmx().keyProvider(SectionedLogs.keys(1)).build())) {
-            List<TestLogs.Entry> replayed = TestLogs.replayAll(log);
-            int first = V2_RECORDS - replayed.size();
-            assertTrue(first > 0 && first <= V2_RECORDS - V2_DISCARD_EVERY, "the records of the segments left: " + replayed.size());
-            long previous = -1;
-            for (int i = 0; i < replayed.size(); i++) {
-                TestLogs.Entry entry = replayed.get(i);
-                assertArrayEquals(record(first + i), entry.payload(), "record " + (first + i));
-                assertTrue(entry.position() > previous, "positions increase");
-                previous = entry.position();
-                assertArrayEquals(record(first + i), log.readAt(entry.position()), "readAt " + entry.position());
-            }
+            assertTheGoldenRecordsLeft(log, true);
         }
     }
 
@@ -173,6 +154,26 @@ class GoldenFormatTest {
             try (InputStream in = GoldenFormatTest.class.getResourceAsStream("/golden/" + version + "/" + file)) {
                 assertNotNull(in, "golden file " + file);
                 Files.copy(in, dir.resolve(file));
+            }
+        }
+    }
+
+    /**
+     * The log replays the last records {@link #appendGoldenRecords} wrote (those of the segments its
+     * discards left), in order at increasing positions; with {@code readEach}, each reads back at its position too.
+     */
+    private static void assertTheGoldenRecordsLeft(CommitLog log, boolean readEach) throws IOException {
+        List<TestLogs.Entry> replayed = TestLogs.replayAll(log);
+        int first = V2_RECORDS - replayed.size();
+        assertTrue(first > 0 && first <= V2_RECORDS - V2_DISCARD_EVERY, "the records of the segments left: " + replayed.size());
+        long previous = -1;
+        for (int i = 0; i < replayed.size(); i++) {
+            TestLogs.Entry entry = replayed.get(i);
+            assertArrayEquals(record(first + i), entry.payload(), "record " + (first + i));
+            assertTrue(entry.position() > previous, "positions increase");
+            previous = entry.position();
+            if (readEach) {
+                assertArrayEquals(record(first + i), log.readAt(entry.position()), "readAt " + entry.position());
             }
         }
     }
