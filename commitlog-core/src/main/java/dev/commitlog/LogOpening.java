@@ -63,11 +63,12 @@ final class LogOpening {
 
     /**
      * The file layer the log runs over: the production layer made to write as
-     * {@code commitlog_disk_access_mode} says; a layer of the embedder's own (a test's simulated
-     * disk) as given, deciding for itself.
+     * {@code commitlog_disk_access_mode} says and to make new files as the sync mode suits; a
+     * layer of the embedder's own (a test's simulated disk) as given, deciding for itself.
      */
     static StorageLayer storageFor(CommitLogConfig config, StorageLayer given) {
-        return given instanceof MappedStorageLayer files ? files.withAccessMode(config.diskAccessMode()) : given;
+        return given instanceof MappedStorageLayer files
+                ? files.withAccessMode(config.diskAccessMode()).withSyncMode(config.syncMode()) : given;
     }
 
     /** Creates the log directory, saying which setting names it when a regular file is in the way. */

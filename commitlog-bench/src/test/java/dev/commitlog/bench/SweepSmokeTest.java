@@ -180,7 +180,7 @@ class SweepSmokeTest {
         List<String> modes = Files.readAllLines(run.csv()).stream().skip(1).map(l -> l.split(",", -1)[1]).toList();
         assertEquals(List.of("batch", "adaptive", "batch-classic", "batch-park", "batch-inline", "adaptive-inline", "adaptive-nogather",
                 "batch-mark-every-flush", "batch-norecycle", "adaptive-norecycle", "batch-direct", "adaptive-direct", "batch-sparse",
-                "batch-fallocate", "batch-unpaced-zeros"), modes);
+                "batch-fallocate", "batch-unpaced-zeros", "periodic-paced-zeros"), modes);
         String md = Files.readString(run.markdown());
         String columns = "| threads | batch | adaptive | batch-classic | batch-park | batch-inline | adaptive-inline | adaptive-nogather | batch-mark-every-flush |";
         int deviceTable = md.contains("### Device bytes") ? 1 : 0;   // none where the directory has no block device

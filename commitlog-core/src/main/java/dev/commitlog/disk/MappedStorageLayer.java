@@ -3,6 +3,7 @@ package dev.commitlog.disk;
 import static dev.commitlog.format.SegmentDescriptor.TEMP_SUFFIX;
 
 import dev.commitlog.config.DiskAccessMode;
+import dev.commitlog.config.SyncMode;
 import dev.commitlog.io.SegmentFile;
 import dev.commitlog.io.StorageLayer;
 import java.io.IOException;
@@ -46,27 +47,43 @@ import java.util.stream.Stream;
  */
 public final class MappedStorageLayer implements StorageLayer {
     private final SegmentFileSpace space;
+    /** Whether {@link #space} was given by the embedder; if not, {@link #withSyncMode} picks it. */
+    private final boolean spaceGiven;
     private final WriterMemory writerMemory;
     private final DiskAccessMode accessMode;
 
-    /** New segment files zero-filled. */
+    /** New segment files zero-filled, paced or not as the log's sync mode suits ({@link #withSyncMode}). */
     public MappedStorageLayer() {
-        this(SegmentFileSpace.ZERO_FILL);
+        this(SegmentFileSpace.ZERO_FILL, false, new WriterMemory(), DiskAccessMode.STANDARD);
     }
 
-    /** Experimental: new segment files made as {@code space} says (a benchmark column compares them). */
+    /** Experimental: new segment files made as {@code space} says, whatever the sync mode (a benchmark column compares them). */
     public MappedStorageLayer(SegmentFileSpace space) {
-        this(space, new WriterMemory(), DiskAccessMode.STANDARD);
+        this(space, true, new WriterMemory(), DiskAccessMode.STANDARD);
     }
 
     MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory) {
-        this(space, writerMemory, DiskAccessMode.STANDARD);
+        this(space, true, writerMemory, DiskAccessMode.STANDARD);
     }
 
-    MappedStorageLayer(SegmentFileSpace space, WriterMemory writerMemory, DiskAccessMode accessMode) {
+    private MappedStorageLayer(SegmentFileSpace space, boolean spaceGiven, WriterMemory writerMemory, DiskAccessMode accessMode) {
         this.space = space;
+        this.spaceGiven = spaceGiven;
         this.writerMemory = writerMemory;
         this.accessMode = accessMode;
+    }
+
+    /**
+     * This layer, or one like it whose new segment files get their zeros as {@code mode} suits,
+     * unless a space was given: paced ({@link SegmentFileSpace#ZERO_FILL}) where an append waits
+     * for a flush, which a burst of zeros' writeback would delay; in one go
+     * ({@link SegmentFileSpace#ZERO_FILL_UNPACED}) for Periodic, whose appends wait for no flush
+     * but do wait for the next segment once they fill the current one, and paced zeros make that
+     * wait a device-speed one (docs/benchmarks.md, "Paced zeros and Periodic").
+     */
+    public MappedStorageLayer withSyncMode(SyncMode mode) {
+        SegmentFileSpace suited = mode == SyncMode.PERIODIC ? SegmentFileSpace.ZERO_FILL_UNPACED : SegmentFileSpace.ZERO_FILL;
+        return spaceGiven || suited == space ? this : new MappedStorageLayer(suited, false, writerMemory, accessMode);
     }
 
     /**
@@ -79,7 +96,12 @@ public final class MappedStorageLayer implements StorageLayer {
             return this;
         }
         WriterMemory memory = mode == DiskAccessMode.DIRECT ? WriterMemory.aligned(DirectFlushBlocks.BLOCK) : new WriterMemory();
-        return new MappedStorageLayer(space, memory, mode);
+        return new MappedStorageLayer(space, spaceGiven, memory, mode);
+    }
+
+    /** How this layer's new segment files get their zeros (or other space). */
+    public SegmentFileSpace newFileSpace() {
+        return space;
     }
 
     /** How this layer's new segments are written. */
@@ -93,7 +115,8 @@ public final class MappedStorageLayer implements StorageLayer {
         Files.deleteIfExists(temp);
         // Zeros written directly leave no page-cache copy of the file that each direct flush would
         // first have to drop (the kernel invalidates the cached pages a direct write covers).
-        boolean zerosDirectly = accessMode == DiskAccessMode.DIRECT && space == SegmentFileSpace.ZERO_FILL;
+        boolean zerosDirectly = accessMode == DiskAccessMode.DIRECT
+                && (space == SegmentFileSpace.ZERO_FILL || space == SegmentFileSpace.ZERO_FILL_UNPACED);
         try (FileChannel channel = zerosDirectly ? DirectChannels.create(temp, permissions)
                 : FileChannel.open(temp, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
                         PosixFilePermissions.asFileAttribute(permissions))) {

@@ -31,7 +31,11 @@ public enum SegmentFileSpace {
             }
         }
     },
-    /** Zeros written over the whole file in one go and synced once by the caller: for measurement only (a bench ablation column). */
+    /**
+     * Zeros written over the whole file in one go and synced once by the caller: for Periodic logs,
+     * whose appends wait for no flush, but wait for a paced segment's zeros once they fill the
+     * current segment ({@link MappedStorageLayer#withSyncMode}).
+     */
     ZERO_FILL_UNPACED {
         @Override
         public void prepare(FileChannel channel, Path path, int size) throws IOException {

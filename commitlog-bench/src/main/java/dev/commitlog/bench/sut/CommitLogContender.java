@@ -7,7 +7,6 @@ import dev.commitlog.config.Compression;
 import dev.commitlog.config.Encryption;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.disk.MappedStorageLayer;
-import dev.commitlog.disk.SegmentFileSpace;
 import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.metrics.CommitLogMetrics;
 import java.io.IOException;
@@ -148,7 +147,8 @@ public final class CommitLogContender implements Contender {
     public CommitLog openLog(Path directory) throws IOException {
         CommitLogConfig config = config(directory);
         CommitLogOptions.Builder options = CommitLogOptions.builder();
-        MappedStorageLayer files = new MappedStorageLayer(ablation == null ? SegmentFileSpace.ZERO_FILL : ablation.space());
+        // The engine's own layer picks new files' zeros by sync mode; an ablation that changes them gives its own.
+        MappedStorageLayer files = ablation == null || ablation.space() == null ? new MappedStorageLayer() : new MappedStorageLayer(ablation.space());
         options.storage(deviceLatencyMicros == 0 ? files
                 : new SlowFlushStorage(files, TimeUnit.MICROSECONDS.toNanos(deviceLatencyMicros)));
         if (ablation != null) {

@@ -56,7 +56,10 @@ public enum SyncAblation {
             SegmentFileSpace.FALLOCATE_COMMAND),
     /** Batch whose new segment files get their zeros in one go, not a synced MiB at a time. */
     BATCH_UNPACED_ZEROS("batch-unpaced-zeros", SyncMode.BATCH, "zeros in one go (MappedStorageLayer(ZERO_FILL_UNPACED))",
-            SegmentFileSpace.ZERO_FILL_UNPACED);
+            SegmentFileSpace.ZERO_FILL_UNPACED),
+    /** Periodic whose new segment files get their zeros a synced MiB at a time, as the durable modes' do, not in one go. */
+    PERIODIC_PACED_ZEROS("periodic-paced-zeros", SyncMode.PERIODIC, "zeros paced (MappedStorageLayer(ZERO_FILL))",
+            SegmentFileSpace.ZERO_FILL);
 
     private final String label;
     private final SyncMode mode;
@@ -64,16 +67,16 @@ public enum SyncAblation {
     private final String change;
     private final UnaryOperator<SyncTuning> tune;
     private final UnaryOperator<CommitLogConfig.Builder> configure;
-    /** How new segment files get their space. */
+    /** How new segment files get their space; null: as the engine picks by sync mode. */
     private final SegmentFileSpace space;
 
     SyncAblation(String label, SyncMode mode, String change, UnaryOperator<SyncTuning> tune) {
-        this(label, mode, change, tune, UnaryOperator.identity(), SegmentFileSpace.ZERO_FILL);
+        this(label, mode, change, tune, UnaryOperator.identity(), null);
     }
 
     SyncAblation(String label, SyncMode mode, String change, UnaryOperator<SyncTuning> tune,
                  UnaryOperator<CommitLogConfig.Builder> configure) {
-        this(label, mode, change, tune, configure, SegmentFileSpace.ZERO_FILL);
+        this(label, mode, change, tune, configure, null);
     }
 
     SyncAblation(String label, SyncMode mode, String change, SegmentFileSpace space) {
@@ -113,7 +116,7 @@ public enum SyncAblation {
         return configure.apply(config);
     }
 
-    /** How this column's new segment files get their space. */
+    /** How this column's new segment files get their space; null: as the engine picks by sync mode. */
     public SegmentFileSpace space() {
         return space;
     }
