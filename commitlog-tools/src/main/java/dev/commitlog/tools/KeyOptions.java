@@ -2,6 +2,7 @@ package dev.commitlog.tools;
 
 import dev.commitlog.crypto.KeyStoreKeyProvider;
 import java.io.IOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -84,6 +85,8 @@ final class KeyOptions {
         char[] password = passwordFile != null ? PasswordFile.read(this, passwordFile) : fromEnvironment();
         try {
             return new ToolKeys(keystore, KeyStoreKeyProvider.load(keystore, password, aliasPrefix), aliasPrefix);
+        } catch (FileSystemException e) {
+            throw refuse("cannot read --keystore " + keystore + ": " + OneLineErrors.describe(e));
         } catch (IOException e) {
             if (e.getCause() instanceof UnrecoverableKeyException) {
                 throw refuse("--keystore " + keystore + ": wrong password (the keystore's integrity check failed with it)");
