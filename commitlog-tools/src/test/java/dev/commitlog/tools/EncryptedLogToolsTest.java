@@ -9,6 +9,7 @@ import dev.commitlog.config.Compression;
 import dev.commitlog.config.Encryption;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.crypto.KeyStoreKeyProvider;
+import dev.commitlog.format.RecordDescriptor;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,7 +148,7 @@ class EncryptedLogToolsTest {
                 "--keystore-password-file", passwordFile()).succeeded(ExitCode.OK);
         byte[] payload = record(KNOWN);
         assertTrue(dump.outLines().contains("position " + positions.get(KNOWN) + "  length " + payload.length + "  frame "
-                + dev.commitlog.format.RecordDescriptor.alignedFrameLength(payload.length) + "  checksum ok"), dump.out());
+                + RecordDescriptor.alignedFrameLength(payload.length) + "  checksum ok"), dump.out());
         List<String> hex = dump.outLines().stream().filter(l -> l.startsWith("    ")).toList();
         assertEquals((payload.length + 15) / 16, hex.size(), dump.out());
         HexFormat format = HexFormat.of();
