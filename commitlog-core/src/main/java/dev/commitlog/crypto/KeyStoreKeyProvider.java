@@ -26,6 +26,9 @@ import javax.crypto.spec.SecretKeySpec;
  * Immutable and thread-safe; a lookup allocates nothing.
  */
 public final class KeyStoreKeyProvider implements KeyProvider {
+    /** The alias prefix the documentation and the tool use unless told otherwise: aliases {@code commitlog-1}, {@code commitlog-2}, ... */
+    public static final String DEFAULT_ALIAS_PREFIX = "commitlog-";
+
     private final int[] ids;
     private final SecretKey[] keys;
 

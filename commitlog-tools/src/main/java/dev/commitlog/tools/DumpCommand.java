@@ -29,10 +29,14 @@ import picocli.CommandLine.Option;
         description = {"Print every record (position, payload length, frame size, checksum status) and every piece of damage met "
                 + "(position, file, offset, reason), in log order, up to where recovery would end the log. Read-only; safe on a live log.",
                 "The end of the log is the position just past its last valid record (that record's position plus its frame size).",
-                "Exit code 0 whatever it met (use verify for a verdict); 2 for a --from outside the log."})
+                "Exit code 0 whatever it met (use verify for a verdict); 2 for a --from outside the log.",
+                KeyOptions.HELP})
 final class DumpCommand implements Callable<Integer> {
     @Mixin
     LogDirectory logDirectory;
+
+    @Mixin
+    KeyOptions keyOptions;
 
     @Option(names = "--from", paramLabel = "POSITION", description = "start at the first record at or after this log position, "
             + "from the start of the log (the oldest segment's base position) to its end (default: the oldest record)")
@@ -53,13 +57,14 @@ final class DumpCommand implements Callable<Integer> {
         if (limit < 1) {
             throw logDirectory.refuse("--limit must be at least 1, not " + limit);
         }
-        LogSpan span = LogSpan.read(directory);
+        ToolKeys keys = keyOptions.keys();
+        LogSpan span = LogSpan.read(directory, keys);
         if (from != null) {
             checkWithin(span, from);
         }
         PrintWriter out = logDirectory.out();
         Printer printer = new Printer(out, from == null ? 0 : from);
-        LogInspector.Summary summary = new LogInspector().walk(directory, printer.from, ReplayPolicy.SKIP_CORRUPT, printer);
+        LogInspector.Summary summary = keys.walk(directory, printer.from, ReplayPolicy.SKIP_CORRUPT, printer);
         if (summary.stopped()) {
             out.println("stopped after " + printer.shown + " records (--limit " + limit + ")");
         } else {

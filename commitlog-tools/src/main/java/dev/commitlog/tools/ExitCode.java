@@ -6,9 +6,9 @@ final class ExitCode {
     static final int OK = 0;
     /** verify found damage that opening under the policy checked would refuse. */
     static final int DAMAGED = 1;
-    /** Bad arguments: unknown command or option, bad value, missing or unreadable directory, not a log directory. */
+    /** Bad arguments: unknown command or option, bad value, missing or unreadable directory, not a log directory, a bad keystore option. */
     static final int USAGE = 2;
-    /** The command could not do its work: the log is open (truncate-after), a cut was refused, an I/O error. */
+    /** The command could not do its work: the log is open (truncate-after), a cut was refused, a key id the keystore lacks, an I/O error. */
     static final int FAILED = 3;
 
     private ExitCode() {

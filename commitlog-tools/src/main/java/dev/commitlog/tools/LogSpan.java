@@ -37,10 +37,17 @@ final class LogSpan implements LogInspector.Observer {
     private long last = -1;
     private long lastEnd = -1;
 
-    /** The whole log in {@code directory}, walked from its start. */
+    /** The whole log in {@code directory}, walked from its start (a log without encrypted segments). */
     static LogSpan read(Path directory) throws IOException {
         LogSpan span = new LogSpan();
         new LogInspector().walk(directory, 0, ReplayPolicy.SKIP_CORRUPT, span);
+        return span;
+    }
+
+    /** The whole log in {@code directory}, walked from its start with {@code keys}. */
+    static LogSpan read(Path directory, ToolKeys keys) throws IOException {
+        LogSpan span = new LogSpan();
+        keys.walk(directory, 0, ReplayPolicy.SKIP_CORRUPT, span);
         return span;
     }
 

@@ -23,19 +23,23 @@ import picocli.CommandLine.Mixin;
         description = {"Print the segment files (id, base position, size, durable mark, records), bytes on disk, records, the oldest "
                 + "and newest record positions, where the log ends and the damaged frames met. Read-only; safe on a live log.",
                 "The end of the log is the position just past its last valid record (that record's position plus its frame size).",
-                "Exit code 0 whatever it met (use verify for a verdict)."})
+                "Exit code 0 whatever it met (use verify for a verdict).",
+                KeyOptions.HELP})
 final class StatsCommand implements Callable<Integer> {
     @Mixin
     LogDirectory logDirectory;
+
+    @Mixin
+    KeyOptions keyOptions;
 
     @Override
     public Integer call() throws IOException {
         Path directory = logDirectory.checked();
         PrintWriter out = logDirectory.out();
-        LogInspector inspector = new LogInspector();
-        List<LogInspector.SegmentInfo> segments = inspector.segments(directory);
+        ToolKeys keys = keyOptions.keys();
+        List<LogInspector.SegmentInfo> segments = keys.segments(directory);
         Counter counter = new Counter();
-        LogInspector.Summary summary = inspector.walk(directory, 0, ReplayPolicy.SKIP_CORRUPT, counter);
+        LogInspector.Summary summary = keys.walk(directory, 0, ReplayPolicy.SKIP_CORRUPT, counter);
         LogSpan span = counter.span;
 
         long bytes = segments.stream().mapToLong(LogInspector.SegmentInfo::fileSize).sum();

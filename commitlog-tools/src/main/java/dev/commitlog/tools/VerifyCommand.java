@@ -30,10 +30,14 @@ import picocli.CommandLine.Option;
         description = {"Check every frame and segment header the way CommitLog.open does, and say whether the log opens. Read-only.",
                 "The end of the log is the position just past its last valid record (that record's position plus its frame size).",
                 "Exit code 0: the log opens (a torn tail, which open cuts off, is printed as a notice). "
-                        + "1: the first damage open would refuse, with its position and reason."})
+                        + "1: the first damage open would refuse, with its position and reason.",
+                KeyOptions.HELP})
 final class VerifyCommand implements Callable<Integer> {
     @Mixin
     LogDirectory logDirectory;
+
+    @Mixin
+    KeyOptions keyOptions;
 
     @Option(names = "--strict", description = "judge as commitlog_replay_policy: strict does: a torn tail is damage too")
     boolean strict;
@@ -41,13 +45,14 @@ final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path directory = logDirectory.checked();
+        ToolKeys keys = keyOptions.keys();
         PrintWriter out = logDirectory.out();
         ReplayPolicy policy = strict ? ReplayPolicy.STRICT : ReplayPolicy.TOLERATE_TAIL;
         String policyName = strict ? "strict" : "tolerate_tail";
         Verdict verdict = new Verdict();
         LogInspector.Summary summary;
         try {
-            summary = new LogInspector().walk(directory, 0, policy, verdict);
+            summary = keys.walk(directory, 0, policy, verdict);
         } catch (CorruptLogException e) {
             boolean torn = e.damage() == Damage.TORN_TAIL;
             out.println((torn ? "TORN TAIL" : "CORRUPT") + " at " + Where.at(e.position(), e.file(), e.offset()) + ": " + e.reason());

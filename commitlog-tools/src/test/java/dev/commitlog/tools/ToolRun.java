@@ -6,18 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Map;
 
 /** One in-process run of the tool through its main entry: exit code, stdout and stderr. */
 record ToolRun(int exitCode, String out, String err) {
 
     static ToolRun of(Object... args) {
+        return withEnvironment(Map.of(), args);
+    }
+
+    /** A run whose environment variables are {@code environment} alone (the tool reads a keystore password from one). */
+    static ToolRun withEnvironment(Map<String, String> environment, Object... args) {
         String[] strings = new String[args.length];
         for (int i = 0; i < args.length; i++) {
             strings[i] = String.valueOf(args[i]);
         }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = ToolsMain.run(strings, new PrintWriter(out), new PrintWriter(err));
+        int code = ToolsMain.run(strings, new PrintWriter(out), new PrintWriter(err), environment::get);
         return new ToolRun(code, out.toString(), err.toString());
     }
 
