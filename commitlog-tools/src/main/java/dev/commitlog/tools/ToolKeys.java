@@ -4,7 +4,6 @@ import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.crypto.KeyProvider;
 import dev.commitlog.crypto.KeyStoreKeyProvider;
 import dev.commitlog.repair.LogInspector;
-import dev.commitlog.section.DamagedSectionException;
 import dev.commitlog.section.MissingKeyException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,7 +54,7 @@ final class ToolKeys implements KeyProvider {
         try {
             return inspector.walk(directory, from, policy, observer);
         } catch (MissingKeyException e) {
-            throw missingKey(directory, e);
+            throw missingKey(e);
         }
     }
 
@@ -64,11 +63,10 @@ final class ToolKeys implements KeyProvider {
         return inspector.segments(directory);
     }
 
-    private IOException missingKey(Path directory, MissingKeyException e) throws IOException {
+    private IOException missingKey(MissingKeyException e) {
         int keyId = missingKeyId;
         String alias = aliasPrefix + keyId;
-        String where = fileOf(directory, e) + (e.getCause() instanceof DamagedSectionException section
-                ? ", the section at file offset " + section.fileOffset() : "");
+        String where = e.file().getFileName() + ", the section at file offset " + e.fileOffset();
         String advice = keys == null
                 ? "no keystore was given: add --keystore FILE (a PKCS12 keystore with entry " + alias + ") and --keystore-password-file "
                         + "FILE or --keystore-password-env VAR"
@@ -77,19 +75,5 @@ final class ToolKeys implements KeyProvider {
                         + ", or --key-alias-prefix the prefix its entries use";
         return new IOException(where + ": encrypted under key id " + keyId + ", which the tool cannot read: " + advice
                 + "; nothing was changed", e);
-    }
-
-    /**
-     * The segment file the engine named: its message starts with the file's path. Only the name is
-     * kept (the directory was given); the directory itself if the message names no segment file.
-     */
-    private String fileOf(Path directory, MissingKeyException e) throws IOException {
-        String message = String.valueOf(e.getMessage());
-        for (LogInspector.SegmentInfo segment : segments(directory)) {
-            if (message.startsWith(segment.ref().path() + ":")) {
-                return String.valueOf(segment.ref().path().getFileName());
-            }
-        }
-        return directory.toString();
     }
 }
