@@ -129,15 +129,17 @@ class StraceFlushTest {
         }
         assertTrue(stray.isEmpty(), "page-cache writes to a segment other than a header block and the range after it: " + stray);
         assertFalse(buffered.isEmpty(), "a run this long carries the durable mark past the first blocks at least once");
-        // Such a flush carries the durable mark, at most once per commitlog_durable_mark_interval: the
-        // engine decides before its write, so two of them start at least the interval apart, less
-        // however long the first waited between its decision and its write (a slack of half).
+        // Such a flush carries the durable mark, at most once per commitlog_durable_mark_interval. The
+        // engine decides before its write, and a thread preempted between the two on a loaded machine
+        // can bring two writes closer than the interval; their number over the run cannot pass one
+        // per interval (plus the first, and one for a decision made just before the first write).
         List<Double> headerBlockWrites = buffered.stream().filter(w -> w.offset() == 0).map(SegmentWrite::start).sorted().toList();
-        for (int i = 1; i < headerBlockWrites.size(); i++) {
-            double gapMs = (headerBlockWrites.get(i) - headerBlockWrites.get(i - 1)) * 1000;
-            assertTrue(gapMs >= MARK_INTERVAL_MS / 2.0, "page-cache flushes of the header's block " + gapMs + " ms apart, under the "
-                    + MARK_INTERVAL_MS + " ms mark interval: " + headerBlockWrites.stream().limit(8).toList());
-        }
+        double runMs = (trace.segmentWrites().stream().mapToDouble(SegmentWrite::start).max().orElse(0)
+                - trace.segmentWrites().stream().mapToDouble(SegmentWrite::start).min().orElse(0)) * 1000;
+        long allowed = (long) (runMs / MARK_INTERVAL_MS) + 2;
+        assertTrue(headerBlockWrites.size() <= allowed, headerBlockWrites.size() + " page-cache flushes of the header's block in "
+                + Math.round(runMs) + " ms of flushes, more than one per " + MARK_INTERVAL_MS + " ms mark interval (at most " + allowed
+                + "): " + headerBlockWrites.stream().limit(8).toList());
         System.out.printf("direct mode, %s: %d direct writes, %d page-cache writes (%d with the header's block)%n", mode, direct.size(),
                 buffered.size(), headerBlockWrites.size());
         List<String> uncovered = new ArrayList<>();
