@@ -176,7 +176,9 @@ public final class SweepRunner {
                         Double.isNaN(r.recordsPerFlush()) ? "-" : String.format(Locale.ROOT, "%.1f", r.recordsPerFlush()));
         String device = Double.isNaN(r.devicePerByte()) ? ""
                 : String.format(Locale.ROOT, "  device %.2f B/B", r.devicePerByte());
-        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s%s  (cell %.1f s)",
-                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, device, cellSeconds);
+        String cpu = Double.isNaN(r.cpuUsPerRecord()) ? ""
+                : String.format(Locale.ROOT, "  cpu %.2f us/record", r.cpuUsPerRecord());
+        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s%s%s  (cell %.1f s)",
+                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, device, cpu, cellSeconds);
     }
 }
