@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 
 /**
  * Runs a whole sweep, one descriptive pass: the fdatasync probe, then every (threads, contender)
@@ -148,13 +147,6 @@ public final class SweepRunner {
         }
         err.println(progress(n, total, result, unit, (System.nanoTime() - began) / 1e9));
         return result;
-    }
-
-    /** The record every cell appends: incompressible, the same in every run, section and command. */
-    public static byte[] record(int bytes) {
-        byte[] record = new byte[bytes];
-        new Random(13530).nextBytes(record);
-        return record;
     }
 
     private void writeOutputs(SweepResults results) throws IOException {
