@@ -31,7 +31,7 @@ class PairSmokeTest {
         assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
 
         List<String> rows = Files.readAllLines(csv);
-        assertEquals("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio", rows.get(0));
+        assertEquals("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio,a_cpu_us_per_record,b_cpu_us_per_record", rows.get(0));
         assertEquals(1 + 2 * 10, rows.size(), "a line per pair per row");
         assertTrue(rows.get(1).startsWith("batch,group-10ms,1,1,"), rows.get(1));
         assertTrue(rows.get(20).startsWith("batch,group-10ms,4,10,"), rows.get(20));
@@ -50,6 +50,42 @@ class PairSmokeTest {
         // A lone writer's flush covers its one record in either mode.
         assertEquals(1, report.lines().filter(l -> l.matches("\\| 1 \\|( [0-9.,]+ \\|){4} 1\\.0 \\| 1\\.0 \\|")).count(), report);
         assertTrue(Files.list(tmp.resolve("rows")).findAny().isEmpty(), "row directories deleted");
+    }
+
+    @Test
+    void encryptedCompressedAgainstPlainOnJsonRecordsReportsEachColumnsCpuPerRecord() throws Exception {
+        Path csv = tmp.resolve("sections/pair.csv");
+        Path markdown = tmp.resolve("sections/pair.md");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = BenchMain.run(List.of("pair", "--a", "batch+lz4+aes", "--b", "batch", "--payload", "json", "--threads", "2",
+                        "--pairs", "6", "--slice-ms", "60", "--settle-ms", "5", "--warmup-seconds", "0.1",
+                        "--dir", tmp.resolve("rows").toString(), "--csv", csv.toString(), "--markdown", markdown.toString()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+
+        String report = Files.readString(markdown);
+        assertTrue(report.contains("## Paired comparison: batch+lz4+aes over batch"), report);
+        assertTrue(report.contains("records: JSON-like text, 256 distinct, each writer appending them in turn from its own"), report);
+        assertTrue(report.contains("[sections: compression lz4, encryption aes-gcm]"), report);
+        assertTrue(report.contains("| threads | batch+lz4+aes | batch | ratio (median of pairs) | 95% interval |"), report);
+        List<String[]> rows = Files.readAllLines(csv).stream().skip(1).map(l -> l.split(",", -1)).toList();
+        assertEquals(6, rows.size());
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (String[] r : rows) {
+            assertEquals(9, r.length, String.join(",", r));
+            for (int column = 0; column < 2; column++) {
+                double ops = Double.parseDouble(r[4 + column]);
+                // a slice with no append (a stall on a busy machine) has no CPU per record; any other has one
+                assertEquals(ops == 0, r[7 + column].isEmpty(), "slice CPU per record " + String.join(",", r));
+                if (ops == 0) {
+                    continue;
+                }
+                double cpu = Double.parseDouble(r[7 + column]);
+                // CPU per record x records per second: at most every core busy (a 10 ms tick either side of 60 ms allowed for)
+                assertTrue(cpu >= 0 && cpu * ops / 1e6 <= cores + 0.35, "slice CPU per record " + String.join(",", r));
+            }
+        }
     }
 
     @Test

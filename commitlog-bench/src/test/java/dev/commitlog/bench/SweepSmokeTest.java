@@ -76,8 +76,14 @@ class SweepSmokeTest {
                 "commitlog/adaptive-async/1"), seen);
         assertEquals("commitlog/adaptive-async/1", rows.get(4)[0] + "/" + rows.get(4)[1] + "/" + rows.get(4)[2],
                 "the asynchronous rows come after the closed-loop ones");
+        int cores = Runtime.getRuntime().availableProcessors();
         for (String[] r : rows) {
-            assertEquals(12, r.length, Arrays.toString(r));
+            assertEquals(13, r.length, Arrays.toString(r));
+            // CPU per record x records per second is the process's CPU seconds per second: at most
+            // every core busy (one 10 ms tick either side of a 0.3 s window allowed for)
+            double cpuPerRecord = Double.parseDouble(r[12]);
+            assertTrue(cpuPerRecord >= 0 && cpuPerRecord * Double.parseDouble(r[3]) / 1e6 <= cores + 0.1,
+                    "cpu us/record " + Arrays.toString(r));
             assertTrue(Double.parseDouble(r[3]) > 0, "ops/s " + Arrays.toString(r));
             double p50 = Double.parseDouble(r[4]);
             double p99 = Double.parseDouble(r[5]);
@@ -94,6 +100,7 @@ class SweepSmokeTest {
                 assertEquals(r[0].equals("commitlog"), !r[11].isEmpty(), "per framed byte " + Arrays.toString(r));
             }
         }
+        assertTrue(rows.stream().anyMatch(r -> Double.parseDouble(r[12]) > 0), "some cell cost CPU:\n" + String.join("\n", lines));
         Map<String, String> eachRecordsPerFlush = rows.stream().filter(r -> r[0].equals("fsync-each"))
                 .collect(Collectors.toMap(r -> r[2], r -> r[8]));
         assertEquals(Map.of("1", "1.00", "4", "1.00"), eachRecordsPerFlush, "fsync-each flushes once per record");
@@ -184,8 +191,9 @@ class SweepSmokeTest {
         String md = Files.readString(run.markdown());
         String columns = "| threads | batch | adaptive | batch-classic | batch-park | batch-inline | adaptive-inline | adaptive-nogather | batch-mark-every-flush |";
         int deviceTable = md.contains("### Device bytes") ? 1 : 0;   // none where the directory has no block device
-        assertEquals(3 + deviceTable, md.split(Pattern.quote(columns), -1).length - 1,
-                "throughput, p99, records-per-flush (and device-bytes) tables carry the ablation columns:\n" + md);
+        assertTrue(md.contains("### CPU per record"), md);
+        assertEquals(4 + deviceTable, md.split(Pattern.quote(columns), -1).length - 1,
+                "throughput, p99, records-per-flush, CPU (and device-bytes) tables carry the ablation columns:\n" + md);
         assertTrue(md.contains("batch-classic: commitlog batch with no leader/follower (SyncTuning inlineFlushRecords=0)"), md);
         String targets = md.substring(md.indexOf("### Targets"), md.indexOf("### p99"));
         assertTrue(targets.contains("| Adaptive / best of batch, every thread count | min "), targets);

@@ -72,7 +72,7 @@ public final class CodecPairs {
                     Path dir = Files.createDirectory(root.resolve(encoding.name() + "-" + threads + "t"));
                     System.gc(); // the previous column's garbage is not this column's pause
                     SlicedDuel.Rates rates = new SlicedDuel(new EncodingContender(encoding, records, raw),
-                            new EncodingContender(options.against(), records, raw), threads, timing, raw[0]).run(dir);
+                            new EncodingContender(options.against(), records, raw), threads, timing, new byte[][] {raw[0]}).run(dir);
                     Directories.deleteRecursively(dir);
                     progress(add(rows, new Row(encoding, columnName(threads), perMs(rates.a()), perMs(rates.b()))));
                 }

@@ -1,6 +1,7 @@
 package dev.commitlog.bench.pair;
 
 import dev.commitlog.bench.sweep.CellResults;
+import dev.commitlog.bench.sweep.ProcessCpu;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -13,8 +14,9 @@ import org.HdrHistogram.Histogram;
  * @param flushes the flushes the column's system counted during its measured slices, or -1 if it
  *                does not count them
  * @param records the records those flushes made durable, or -1
+ * @param cpuNanos the process's CPU time over the column's measured slices, or {@link ProcessCpu#UNKNOWN}
  */
-record ColumnFigures(Histogram latency, long flushes, long records) {
+record ColumnFigures(Histogram latency, long flushes, long records, long cpuNanos) {
 
     double p50Us() {
         return CellResults.micros(latency, 50);
@@ -22,6 +24,11 @@ record ColumnFigures(Histogram latency, long flushes, long records) {
 
     double p99Us() {
         return CellResults.micros(latency, 99);
+    }
+
+    /** CPU per append over all the column's measured slices, microseconds; NaN when not measured or no append. */
+    double cpuUsPerRecord() {
+        return ProcessCpu.microsPerRecord(cpuNanos, latency.getTotalCount());
     }
 
     /** NaN when the system does not count its flushes, or made none. */

@@ -7,6 +7,9 @@ import dev.commitlog.bench.sut.CommitLogContender;
 import dev.commitlog.bench.sut.CommitLogModes;
 import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sut.SyncAblation;
+import dev.commitlog.bench.sweep.LogSections;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
 import dev.commitlog.config.SyncMode;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,10 +19,19 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Any sweep column by the label the sweep's tables give it: {@code batch}, {@code group-2ms}, {@code adaptive-nogather}, {@code rocksdb}. */
+/**
+ * Any sweep column by the label the sweep's tables give it: {@code batch}, {@code group-2ms},
+ * {@code adaptive-nogather}, {@code rocksdb}, and a commit-log mode storing its flushes as sections
+ * as a sweep with {@code --compression}/{@code --encryption} labels it: {@code adaptive+lz4},
+ * {@code adaptive+aes}, {@code group-2ms+zstd+aes}. Sections go on the column's label, not on
+ * flags of their own, so that each side of a pair says all of what it runs, and
+ * {@code --a adaptive+aes --b adaptive} is encryption against plain in one command.
+ */
 final class ContenderLabels {
     private static final Pattern GROUP = Pattern.compile("group-(\\d{1,5})ms");
     private static final String BASELINE = "baseline-";
+    /** What may follow a commit-log mode's label, each once, in any order: {@code +lz4}, {@code +zstd}, {@code +aes}. */
+    private static final String SECTIONS = "+lz4, +zstd, +aes (or +aes-gcm)";
 
     private ContenderLabels() {
     }
@@ -27,12 +39,60 @@ final class ContenderLabels {
     /** The labels a user can name, for messages. */
     static String known() {
         return String.join(", ", CommitLogModes.names().stream().map(m -> m.equals("group") ? "group-Nms" : m).toList())
-                + ", " + String.join(", ", SyncAblation.labels()) + ", " + String.join(", ", PeerCatalog.names());
+                + ", " + String.join(", ", SyncAblation.labels()) + ", " + String.join(", ", PeerCatalog.names())
+                + "; a mode or group-Nms followed by " + SECTIONS + " (e.g. adaptive+lz4)";
     }
 
-    /** Whether {@code label} names a column; checked while parsing, before any native library loads. */
+    /**
+     * Whether {@code label} names a column; checked while parsing, before any native library loads.
+     * Returns the label as the sweep writes it: lower case, sections in the order {@code +codec+aes}.
+     */
     static String check(String flag, String label, boolean baseline) throws UsageException {
         String l = label.toLowerCase(Locale.ROOT);
+        int plus = l.indexOf('+');
+        if (plus < 0) {
+            return checkColumn(flag, label, l, baseline);
+        }
+        String column = checkColumn(flag, label, l.substring(0, plus), baseline);
+        if (!engineMode(column)) {
+            throw new UsageException(flag + ": '" + label + "': sections (" + SECTIONS + ") apply to this build's "
+                    + "commit-log modes only: " + String.join(", ", CommitLogModes.names().stream()
+                            .map(m -> m.equals("group") ? "group-Nms" : m).toList()));
+        }
+        return column + sections(flag, label, l.substring(plus + 1)).labelSuffix();
+    }
+
+    /** Whether a checked column without sections is one of this build's modes (not an ablation, a peer or a baseline). */
+    private static boolean engineMode(String column) {
+        return CommitLogModes.names().contains(column) || GROUP.matcher(column).matches();
+    }
+
+    /** The sections named after the first {@code +} of {@code label}: each codec or cipher once, at most one codec. */
+    private static LogSections sections(String flag, String label, String suffix) throws UsageException {
+        Compression compression = Compression.NONE;
+        Encryption encryption = Encryption.NONE;
+        for (String part : suffix.split("\\+", -1)) {
+            switch (part) {
+                case "lz4", "zstd" -> {
+                    if (compression != Compression.NONE) {
+                        throw new UsageException(flag + ": '" + label + "' names two codecs (one of +lz4, +zstd)");
+                    }
+                    compression = part.equals("lz4") ? Compression.LZ4 : Compression.ZSTD;
+                }
+                case "aes", "aes-gcm" -> {
+                    if (encryption != Encryption.NONE) {
+                        throw new UsageException(flag + ": '" + label + "' names encryption twice");
+                    }
+                    encryption = Encryption.AES_GCM;
+                }
+                default -> throw new UsageException(flag + ": '" + label + "': unknown section '" + part + "' ("
+                        + SECTIONS + ")");
+            }
+        }
+        return new LogSections(compression, encryption, false);
+    }
+
+    private static String checkColumn(String flag, String label, String l, boolean baseline) throws UsageException {
         if (l.startsWith(BASELINE)) {
             if (!baseline) {
                 throw new UsageException(flag + ": '" + label + "' needs --baseline-jar (the build whose engine it opens)");
@@ -55,6 +115,17 @@ final class ContenderLabels {
 
     /** The contender a checked label names; a peer's native library loads here. */
     static Contender create(String label, Path baseline) throws IOException {
+        int plus = label.indexOf('+');
+        if (plus >= 0) {
+            LogSections sections;
+            try {
+                sections = sections("column", label, label.substring(plus + 1));
+            } catch (UsageException e) {
+                throw new IllegalArgumentException("not a checked label: " + e.getMessage(), e);
+            }
+            CommitLogContender plain = (CommitLogContender) create(label.substring(0, plus), baseline);
+            return plain.withSections(sections.compression(), sections.encryption());
+        }
         if (label.startsWith(BASELINE)) {
             String engine = label.substring(BASELINE.length());
             Matcher window = GROUP.matcher(engine);

@@ -7,10 +7,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
-/** The {@code pair} command's markdown report and its CSV of every pair. */
+/** The {@code pair} command's markdown report (rates, latency and grouping, CPU per record) and its CSV of every pair. */
 final class PairReport {
 
     private PairReport() {
@@ -40,7 +41,55 @@ final class PairReport {
                         + "\"not resolved\": it straddles the floor (the two are closer than this run can tell apart). \"empty\": pairs "
                         + "in which neither slice made an append (a stall longer than both), left out.\n");
         figures(md, options, rows);
+        cpu(md, options, rows);
         return md.toString();
+    }
+
+    /** What the CPU table counts, under it. */
+    static final String CPU_NOTE = "CPU per record: the process's CPU time (user + system, every thread: writers, both "
+            + "systems' own threads, the collector and the compiler) over each measured slice, over the appends that started "
+            + "in it. One column appends at a time, so a slice's CPU is its column's, with whatever the idle column's "
+            + "background threads did meanwhile. Each column's figure is its CPU over all its measured slices over all their "
+            + "appends; the ratio is the median over pairs of (a's slice / b's slice), pairs where either slice's figure is "
+            + "missing left out. The clock counts 10 ms ticks, a few percent of a 200 ms slice on two cores; the step "
+            + "averages out over the pairs.";
+
+    /** Each column's CPU per record over the row, and the paired ratio of the slices' figures; nothing when not measured. */
+    private static void cpu(StringBuilder md, PairOptions options, List<SlicedDuel.Rates> rows) {
+        if (rows.stream().allMatch(r -> Double.isNaN(r.aFigures().cpuUsPerRecord()) && Double.isNaN(r.bFigures().cpuUsPerRecord()))) {
+            return;
+        }
+        md.append("\n### CPU per record (us, process user + system), each column over its measured slices\n\n");
+        md.append("| threads | ").append(options.a()).append(" | ").append(options.b())
+                .append(" | ratio (median of pairs) | 95% interval |\n");
+        md.append("|---:|---:|---:|---:|---:|\n");
+        for (SlicedDuel.Rates row : rows) {
+            PairedRatio r = cpuRatio(row);
+            md.append("| ").append(row.threads()).append(" | ").append(Numbers.micros(row.aFigures().cpuUsPerRecord()))
+                    .append(" | ").append(Numbers.micros(row.bFigures().cpuUsPerRecord())).append(" | ")
+                    .append(r == null ? "-" : PairedRatio.format(r.median())).append(" | ")
+                    .append(r == null ? "-" : r.interval()).append(" |\n");
+        }
+        md.append('\n').append(CPU_NOTE).append('\n');
+    }
+
+    /**
+     * The paired ratio of the slices' CPU per record, over the pairs where both were measured and
+     * one read above 0 (a slice shorter than the clock's tick can read 0); null when no pair was.
+     */
+    static PairedRatio cpuRatio(SlicedDuel.Rates row) {
+        double[] a = new double[row.aCpuUs().length];
+        double[] b = new double[a.length];
+        int n = 0;
+        for (int p = 0; p < a.length; p++) {
+            double ca = row.aCpuUs()[p];
+            double cb = row.bCpuUs()[p];
+            if (!Double.isNaN(ca) && !Double.isNaN(cb) && (ca > 0 || cb > 0)) {
+                a[n] = ca;
+                b[n++] = cb;
+            }
+        }
+        return n == 0 ? null : PairedRatio.of(Arrays.copyOf(a, n), Arrays.copyOf(b, n));
     }
 
     /** Each column's latency and grouping over all its measured slices of a row. */
@@ -71,17 +120,25 @@ final class PairReport {
         return Double.isNaN(v) ? "-" : Numbers.fixed(v, 1);
     }
 
-    /** One CSV line per pair: threads, pair, each column's slice rate, their ratio. */
-    static void writeCsv(Path csv, PairOptions options, List<SlicedDuel.Rates> rows) throws IOException {
+    /**
+     * One CSV line per pair: threads, pair, each column's slice rate, their ratio, each slice's CPU
+     * per record (an empty field when not measured). New columns go at the end.
+     */
+    static String csv(PairOptions options, List<SlicedDuel.Rates> rows) {
         List<String> lines = new ArrayList<>();
-        lines.add("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio");
+        lines.add("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio,a_cpu_us_per_record,b_cpu_us_per_record");
         for (SlicedDuel.Rates row : rows) {
             for (int p = 0; p < row.a().length; p++) {
-                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%.1f,%.1f,%.4f", options.a(), options.b(),
-                        row.threads(), p + 1, row.a()[p], row.b()[p], row.a()[p] / row.b()[p]));
+                lines.add(String.format(Locale.ROOT, "%s,%s,%d,%d,%.1f,%.1f,%.4f,%s,%s", options.a(), options.b(),
+                        row.threads(), p + 1, row.a()[p], row.b()[p], row.a()[p] / row.b()[p],
+                        Numbers.fixed(row.aCpuUs()[p], 3), Numbers.fixed(row.bCpuUs()[p], 3)));
             }
         }
-        write(csv, String.join("\n", lines) + "\n");
+        return String.join("\n", lines) + "\n";
+    }
+
+    static void writeCsv(Path csv, PairOptions options, List<SlicedDuel.Rates> rows) throws IOException {
+        write(csv, csv(options, rows));
     }
 
     static void write(Path file, String text) throws IOException {

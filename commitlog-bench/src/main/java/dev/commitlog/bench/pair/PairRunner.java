@@ -4,8 +4,10 @@ import dev.commitlog.bench.stats.PairedRatio;
 import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sweep.Directories;
 import dev.commitlog.bench.sweep.FsyncProbe;
+import dev.commitlog.bench.sweep.LogSections;
 import dev.commitlog.bench.sweep.RunHeader;
-import dev.commitlog.bench.sweep.SweepRunner;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -34,7 +36,8 @@ public final class PairRunner {
         Contender b = ContenderLabels.create(options.b(), options.baseline());
         boolean ownDir = options.dir() == null;
         Path workDir = Directories.workDir(options.dir(), PairOptions.DEFAULT_OUTPUT);
-        byte[] record = SweepRunner.record(options.recordBytes());
+        LogSections payload = new LogSections(Compression.NONE, Encryption.NONE, options.json());
+        byte[][] records = payload.records(options.recordBytes());
         try {
             DuelTiming t = options.timing();
             List<String> header = new ArrayList<>();
@@ -44,6 +47,8 @@ public final class PairRunner {
                             + "at once in fresh directories under %s (%s), the same writer threads appending to whichever owns the slice",
                     t.pairs(), t.settle().toMillis(), t.slice().toMillis(), t.warmup().toMillis() / 1000.0,
                     options.recordBytes(), workDir.toAbsolutePath(), Files.getFileStore(workDir).type()));
+            header.add(String.format(Locale.ROOT, "records: %s, %d distinct, each writer appending them in turn from its own",
+                    payload.describeRecords(), records.length));
             FsyncProbe.Result probe = FsyncProbe.run(workDir, PROBE_ITERATIONS, options.recordBytes());
             err.println(probe.describe());
             header.add(probe.describe());
@@ -62,15 +67,15 @@ public final class PairRunner {
                         options.a(), options.b(), threads)));
                 System.gc();   // the previous row's garbage is not this row's pause
                 try {
-                    SlicedDuel.Rates row = new SlicedDuel(a, b, threads, t, record).run(rowDir);
+                    SlicedDuel.Rates row = new SlicedDuel(a, b, threads, t, records).run(rowDir);
                     rows.add(row);
                     PairedRatio r = PairedRatio.of(row.a(), row.b());
                     err.println(String.format(Locale.ROOT, "%4d threads  %s %,.0f  %s %,.0f ops/s  ratio %.3f [%s]  %s;  "
-                                    + "p99 %,.0f / %,.0f us, records per flush %.1f / %.1f",
+                                    + "p99 %,.0f / %,.0f us, records per flush %.1f / %.1f, cpu %.2f / %.2f us/record",
                             threads, options.a(), PairedRatio.median(row.a()), options.b(), PairedRatio.median(row.b()),
                             r.median(), r.interval(), r.against(options.floor()).words(),
                             row.aFigures().p99Us(), row.bFigures().p99Us(), row.aFigures().recordsPerFlush(),
-                            row.bFigures().recordsPerFlush()));
+                            row.bFigures().recordsPerFlush(), row.aFigures().cpuUsPerRecord(), row.bFigures().cpuUsPerRecord()));
                 } finally {
                     Directories.deleteRecursively(rowDir);
                 }

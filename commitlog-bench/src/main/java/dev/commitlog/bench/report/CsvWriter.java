@@ -15,7 +15,7 @@ public final class CsvWriter {
 
     public static final String HEADER =
             "system,mode,threads,ops_per_s,p50_us,p99_us,p999_us,flushes_per_s,records_per_flush,bytes_per_s,"
-                    + "device_bytes_per_byte,device_bytes_per_framed_byte";
+                    + "device_bytes_per_byte,device_bytes_per_framed_byte,cpu_us_per_record";
 
     private CsvWriter() {
     }
@@ -34,7 +34,8 @@ public final class CsvWriter {
                     .append(Numbers.fixed(c.recordsPerFlush(), 2)).append(',')
                     .append(Numbers.fixed(c.bytesPerSec(), 0)).append(',')
                     .append(Numbers.fixed(c.devicePerByte(), 3)).append(',')
-                    .append(Numbers.fixed(c.devicePerFramedByte(), 3)).append('\n');
+                    .append(Numbers.fixed(c.devicePerFramedByte(), 3)).append(',')
+                    .append(Numbers.fixed(c.cpuUsPerRecord(), 3)).append('\n');
         }
         return out.toString();
     }

@@ -13,8 +13,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The sweep as markdown: first the CASSANDRA-13530-shaped table (rows: threads; columns: modes
  * and peers; ops/s), then ratios of each commit-log mode to each peer it is compared with, the
- * brief's targets as this pass measured them, latency and flush tables, the asynchronous section,
- * and the CSV. Every figure is one measurement of its cell.
+ * brief's targets as this pass measured them, latency, flush, device-bytes and CPU tables, the
+ * asynchronous section, and the CSV. Every figure is one measurement of its cell.
  */
 public final class MarkdownReport {
 
@@ -23,6 +23,11 @@ public final class MarkdownReport {
             + "machine, journal included; the header gives the rate it took with nothing appended, before and after the "
             + "cells) over the payload bytes appended in the window; in parentheses, over the commit log's aligned frames. "
             + "Not measured (-) for columns that return before their flush: their bytes reach the device after a short window.";
+
+    /** What the CPU table counts, under it. */
+    static final String CPU_NOTE = "The process's CPU time over the window (user + system, every thread: writers, the "
+            + "system's own threads, the collector and the compiler) over the appends counted in it. One cell runs at a time, "
+            + "so the window's CPU is its own; the clock counts 10 ms ticks.";
 
     private MarkdownReport() {
     }
@@ -72,6 +77,13 @@ public final class MarkdownReport {
                 table(out, r, onDevice, MarkdownReport::devicePerByte);
                 out.append('\n').append(DEVICE_NOTE).append('\n');
             }
+
+            List<Column> cpu = measuring(r, CellResult::cpuUsPerRecord);
+            if (!cpu.isEmpty()) {
+                out.append("\n### CPU per record (us, process user + system)\n\n");
+                table(out, r, cpu, c -> Numbers.micros(c.cpuUsPerRecord()));
+                out.append('\n').append(CPU_NOTE).append('\n');
+            }
         }
 
         if (!r.asyncCells().isEmpty()) {
@@ -93,13 +105,15 @@ public final class MarkdownReport {
 
     private static void asyncTable(StringBuilder out, List<CellResult> cells) {
         out.append("| submitting threads | mode | durable appends/s | p50 submit to completion (us) "
-                + "| p99 (us) | records per flush (flushes/s) | device bytes per payload byte (per framed byte) |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|\n");
+                + "| p99 (us) | records per flush (flushes/s) | device bytes per payload byte (per framed byte) "
+                + "| CPU per record (us) |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (CellResult c : cells) {
             out.append("| ").append(c.threads()).append(" | ").append(c.mode()).append(" | ")
                     .append(Numbers.grouped(c.opsPerSec())).append(" | ").append(Numbers.micros(c.p50Us()))
                     .append(" | ").append(Numbers.micros(c.p99Us())).append(" | ").append(recordsPerFlush(c))
-                    .append(" | ").append(devicePerByte(c)).append(" |\n");
+                    .append(" | ").append(devicePerByte(c)).append(" | ").append(Numbers.micros(c.cpuUsPerRecord()))
+                    .append(" |\n");
         }
     }
 

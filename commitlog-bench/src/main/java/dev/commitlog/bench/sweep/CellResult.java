@@ -18,11 +18,22 @@ package dev.commitlog.bench.sweep;
  * @param devicePerByte   bytes the device holding the cell took in the window per payload byte
  *                        appended in it (see docs/benchmarks.md, "Device bytes")
  * @param devicePerFramedByte the same per byte of the commit log's aligned frames; NaN for peers
+ * @param cpuUsPerRecord  the process's CPU time (user + system, all threads) over the window, per
+ *                        append counted in it, microseconds ({@link ProcessCpu})
  */
 public record CellResult(String system, String mode, int threads, double opsPerSec,
                          double p50Us, double p99Us, double p999Us,
                          double flushesPerSec, double recordsPerFlush, double bytesPerSec,
-                         double devicePerByte, double devicePerFramedByte) {
+                         double devicePerByte, double devicePerFramedByte, double cpuUsPerRecord) {
+
+    /** A cell whose CPU time was not measured. */
+    public CellResult(String system, String mode, int threads, double opsPerSec,
+                      double p50Us, double p99Us, double p999Us,
+                      double flushesPerSec, double recordsPerFlush, double bytesPerSec,
+                      double devicePerByte, double devicePerFramedByte) {
+        this(system, mode, threads, opsPerSec, p50Us, p99Us, p999Us, flushesPerSec, recordsPerFlush, bytesPerSec,
+                devicePerByte, devicePerFramedByte, Double.NaN);
+    }
 
     /** The column this cell belongs to in the tables: the mode for the commit log, else the system. */
     public String label() {

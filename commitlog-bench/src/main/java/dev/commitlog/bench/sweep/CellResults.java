@@ -27,7 +27,8 @@ public final class CellResults {
      * The result of a measured window: every recorded latency is one append completed in the
      * window, so the merged count over the window's length is the throughput, and the count times
      * {@code recordBytes} (or {@code frameBytes}, 0 for a system whose framing is not this
-     * library's) is what the device bytes are divided by.
+     * library's) is what the device bytes are divided by, and the count alone what the window's
+     * CPU time is.
      */
     static CellResult summarise(String system, String mode, int threads, Histogram[] histograms,
                                 MeasuredWindow window, int recordBytes, int frameBytes) {
@@ -52,7 +53,8 @@ public final class CellResults {
         return new CellResult(system, mode, threads, ops, micros(all, 50), micros(all, 99), micros(all, 99.9),
                 flushesPerSec, recordsPerFlush, ops * recordBytes,
                 DeviceWrites.perByte(window.deviceBytes(), (double) appends * recordBytes),
-                DeviceWrites.perByte(window.deviceBytes(), (double) appends * frameBytes));
+                DeviceWrites.perByte(window.deviceBytes(), (double) appends * frameBytes),
+                ProcessCpu.microsPerRecord(window.cpuNanos(), appends));
     }
 
     /** The value at {@code percentile} in microseconds; NaN for an empty histogram. */

@@ -33,7 +33,8 @@ public record LogSections(Compression compression, Encryption encryption, boolea
         };
     }
 
-    static boolean json(String flag, String value) throws UsageException {
+    /** {@code --payload}'s value: whether the records are JSON-like text. */
+    public static boolean json(String flag, String value) throws UsageException {
         return switch (value) {
             case "random" -> false;
             case "json" -> true;
@@ -53,7 +54,7 @@ public record LogSections(Compression compression, Encryption encryption, boolea
     }
 
     /** How many distinct records a closed-loop writer cycles through ({@link #records}). */
-    static final int RECORDS = 256;
+    public static final int RECORDS = 256;
 
     /**
      * The record every cell appends, the same in every run: random bytes, or a JSON object of the
@@ -93,10 +94,15 @@ public record LogSections(Compression compression, Encryption encryption, boolea
         return records;
     }
 
+    /** The records' kind, for a run header. */
+    public String describeRecords() {
+        return json ? "JSON-like text" : "random bytes";
+    }
+
     /** For the run header. */
     public String describe() {
         return String.format(Locale.ROOT, "records: %s; commit log sections: compression %s, encryption %s",
-                json ? "JSON-like text" : "random bytes", compression.name().toLowerCase(Locale.ROOT),
+                describeRecords(), compression.name().toLowerCase(Locale.ROOT),
                 encryption.name().toLowerCase(Locale.ROOT).replace('_', '-'));
     }
 }

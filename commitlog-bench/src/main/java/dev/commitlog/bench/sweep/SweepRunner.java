@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
 
 /**
  * Runs a whole sweep, one descriptive pass: the fdatasync probe, then every (threads, contender)
@@ -150,13 +149,6 @@ public final class SweepRunner {
         return result;
     }
 
-    /** The record every cell appends: incompressible, the same in every run, section and command. */
-    public static byte[] record(int bytes) {
-        byte[] record = new byte[bytes];
-        new Random(13530).nextBytes(record);
-        return record;
-    }
-
     private void writeOutputs(SweepResults results) throws IOException {
         CsvWriter.write(options.csv(), results.allCells());
         String report = MarkdownReport.write(options.markdown(), results);
@@ -176,7 +168,9 @@ public final class SweepRunner {
                         Double.isNaN(r.recordsPerFlush()) ? "-" : String.format(Locale.ROOT, "%.1f", r.recordsPerFlush()));
         String device = Double.isNaN(r.devicePerByte()) ? ""
                 : String.format(Locale.ROOT, "  device %.2f B/B", r.devicePerByte());
-        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s%s  (cell %.1f s)",
-                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, device, cellSeconds);
+        String cpu = Double.isNaN(r.cpuUsPerRecord()) ? ""
+                : String.format(Locale.ROOT, "  cpu %.2f us/record", r.cpuUsPerRecord());
+        return String.format(Locale.ROOT, "[%2d/%d] %4d %-10s  %-17s %,12.0f ops/s  p50 %,10.2f us  p99 %,10.2f us%s%s%s  (cell %.1f s)",
+                n, total, r.threads(), unit, r.label(), r.opsPerSec(), r.p50Us(), r.p99Us(), flushes, device, cpu, cellSeconds);
     }
 }

@@ -1,10 +1,12 @@
 package dev.commitlog.bench.pair;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.commitlog.bench.UsageException;
+import dev.commitlog.bench.sut.Contender;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,46 @@ class PairOptionsTest {
         assertEquals(512, o.recordBytes());
         assertEquals("adaptive-nogather", parse("--a", "adaptive-nogather", "--b", "adaptive").a(), "ablation columns too");
         assertTrue(parse("--help").help());
+    }
+
+    @Test
+    void aModesLabelCarriesItsSectionsAsTheSweepWritesThem() throws Exception {
+        PairOptions o = parse("--a", "Adaptive+AES-GCM", "--b", "adaptive");
+        assertEquals("adaptive+aes", o.a(), "the sweep's label: lower case, +aes");
+        assertEquals("adaptive", o.b());
+        assertEquals("group-2ms+lz4+aes", parse("--a", "group-2ms+aes+lz4", "--b", "batch").a(), "codec first, as the sweep");
+        assertEquals("batch+zstd", parse("--a", "batch+zstd", "--b", "batch").a());
+        assertFalse(o.json(), "random bytes unless --payload json");
+        assertTrue(parse("--a", "batch+lz4", "--b", "batch", "--payload", "json").json());
+        assertFalse(parse("--a", "batch+lz4", "--b", "batch", "--payload=random").json());
+    }
+
+    @Test
+    void sectionsOnAnythingButAModeOrABadSectionAreNamed() {
+        for (String column : List.of("rocksdb+lz4", "adaptive-nogather+aes")) {
+            assertTrue(error("--a", column, "--b", "batch").contains("--a: '" + column + "': sections (+lz4, +zstd, +aes (or "
+                    + "+aes-gcm)) apply to this build's commit-log modes only: periodic, batch, group-Nms, adaptive"),
+                    error("--a", column, "--b", "batch"));
+        }
+        assertTrue(error("--a", "batch", "--b", "baseline-batch+lz4", "--baseline-jar", "old.jar")
+                .contains("apply to this build's commit-log modes only"));
+        assertTrue(error("--a", "batch+lz4+zstd", "--b", "batch").contains("--a: 'batch+lz4+zstd' names two codecs"));
+        assertTrue(error("--a", "batch+aes+aes-gcm", "--b", "batch").contains("names encryption twice"));
+        assertTrue(error("--a", "batch", "--b", "batch+gzip").contains("--b: 'batch+gzip': unknown section 'gzip' (+lz4, +zstd"));
+        assertTrue(error("--a", "batch+", "--b", "batch").contains("unknown section ''"));
+        assertTrue(error("--a", "group+lz4", "--b", "batch").contains("--a: unknown column 'group+lz4'"));
+        assertTrue(error("--a", "batch", "--b", "batch", "--payload", "xml").contains("--payload: 'xml' is not one of random, json"));
+    }
+
+    @Test
+    void aSectionedLabelOpensTheModeWithThoseSections() throws Exception {
+        Contender c = ContenderLabels.create(ContenderLabels.check("--a", "adaptive+aes+lz4", false), null);
+        assertEquals("adaptive+lz4+aes", c.label(), "the contender's own label is the checked one");
+        assertTrue(c.settings().endsWith("[sections: compression lz4, encryption aes-gcm]"), c.settings());
+        Contender g = ContenderLabels.create(ContenderLabels.check("--b", "group-2ms+aes", false), null);
+        assertEquals("group-2ms+aes", g.label());
+        assertTrue(g.settings().endsWith("[sections: compression none, encryption aes-gcm]"), g.settings());
+        assertEquals("batch", ContenderLabels.create("batch", null).label());
     }
 
     @Test

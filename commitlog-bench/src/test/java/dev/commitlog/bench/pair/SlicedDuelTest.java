@@ -10,7 +10,12 @@ import dev.commitlog.bench.sut.FlushCounters;
 import dev.commitlog.bench.sut.SystemUnderTest;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -32,6 +37,10 @@ class SlicedDuelTest {
         final AtomicInteger openAppenders = new AtomicInteger();
         final int failAfter;
         final int recordsPerFlush;
+        /** The record arrays appended, by identity. */
+        final Set<byte[]> seen = ConcurrentHashMap.newKeySet();
+        /** Whether an append spins on its thread's CPU clock rather than sleeping. */
+        boolean spin;
 
         Sleeper(String name, long micros, int failAfter) {
             this(name, micros, failAfter, 0);
@@ -66,6 +75,11 @@ class SlicedDuelTest {
                             if (appends.incrementAndGet() > failAfter) {
                                 throw new IOException(name + " is full");
                             }
+                            seen.add(record);
+                            if (spin) {
+                                spinFor(micros);
+                                return;
+                            }
                             try {
                                 TimeUnit.MICROSECONDS.sleep(micros);
                             } catch (InterruptedException e) {
@@ -93,6 +107,16 @@ class SlicedDuelTest {
         }
     }
 
+    private static final byte[][] ONE_RECORD = {new byte[8]};
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
+    /** Spins until this thread's own CPU clock (nanoseconds, not the process clock's ticks) has counted {@code micros}. */
+    private static void spinFor(long micros) {
+        long start = CPU.getCurrentThreadCpuTime();
+        while (CPU.getCurrentThreadCpuTime() - start < micros * 1_000) {
+            Thread.onSpinWait();
+        }
+    }
     private static final DuelTiming QUICK = new DuelTiming(20, Duration.ofMillis(30), Duration.ofMillis(10), Duration.ofMillis(40));
     private static final DuelTiming LONGER_SLICES = new DuelTiming(20, Duration.ofMillis(60), Duration.ofMillis(25), Duration.ofMillis(40));
 
@@ -100,7 +124,7 @@ class SlicedDuelTest {
     void aSystemWithTwentyTimesShorterAppendsReadsAboveTwo() throws Exception {
         Sleeper fast = new Sleeper("fast", 1_000, Integer.MAX_VALUE);
         Sleeper slow = new Sleeper("slow", 20_000, Integer.MAX_VALUE);
-        SlicedDuel.Rates rates = new SlicedDuel(fast, slow, 2, LONGER_SLICES, new byte[8]).run(tmp);
+        SlicedDuel.Rates rates = new SlicedDuel(fast, slow, 2, LONGER_SLICES, ONE_RECORD).run(tmp);
         assertEquals(20, rates.a().length);
         PairedRatio r = PairedRatio.of(rates.a(), rates.b());
         // A sleep overshoots by about the same absolute time whatever its length, which pulls the
@@ -121,7 +145,7 @@ class SlicedDuelTest {
     void eachColumnsLatencyAndRecordsPerFlushComeFromItsOwnSlices() throws Exception {
         Sleeper fast = new Sleeper("fast", 1_000, Integer.MAX_VALUE, 4);
         Sleeper slow = new Sleeper("slow", 20_000, Integer.MAX_VALUE, 0);
-        SlicedDuel.Rates rates = new SlicedDuel(fast, slow, 2, LONGER_SLICES, new byte[8]).run(tmp);
+        SlicedDuel.Rates rates = new SlicedDuel(fast, slow, 2, LONGER_SLICES, ONE_RECORD).run(tmp);
         ColumnFigures f = rates.aFigures();
         ColumnFigures s = rates.bFigures();
         assertTrue(f.p50Us() >= 1_000 && f.p50Us() < 20_000, "fast p50 " + f.p50Us() + " us");
@@ -136,10 +160,53 @@ class SlicedDuelTest {
     }
 
     @Test
+    void eachColumnsCpuPerRecordComesFromItsOwnSlices() throws Exception {
+        Sleeper spinner = new Sleeper("spinner", 1_000, Integer.MAX_VALUE);
+        spinner.spin = true;
+        Sleeper sleeper = new Sleeper("sleeper", 1_000, Integer.MAX_VALUE);
+        SlicedDuel.Rates rates = new SlicedDuel(spinner, sleeper, 2, LONGER_SLICES, ONE_RECORD).run(tmp);
+        double spun = rates.aFigures().cpuUsPerRecord();
+        double slept = rates.bFigures().cpuUsPerRecord();
+        // Every spinner append costs its thread 1 ms of CPU: the process spends at least that per
+        // record, less the clock's 10 ms ticks and the appends a slice cuts in two
+        assertTrue(spun >= 800 && spun < 5_000, "spinner " + spun + " us of CPU per record");
+        assertTrue(slept < spun / 4, "sleeper " + slept + " us of CPU per record, spinner " + spun);
+        assertEquals(20, rates.aCpuUs().length);
+        double sliceSum = 0;
+        int measured = 0;
+        for (int p = 0; p < 20; p++) {
+            // a slice with no append (a stall on a busy machine) has no CPU per record; any other has one
+            assertEquals(rates.a()[p] > 0, rates.aCpuUs()[p] >= 0, "pair " + p + ": spinner's slice " + rates.aCpuUs()[p]);
+            assertEquals(rates.b()[p] > 0, rates.bCpuUs()[p] >= 0, "pair " + p + ": sleeper's slice " + rates.bCpuUs()[p]);
+            if (rates.a()[p] > 0) {
+                sliceSum += rates.aCpuUs()[p];
+                measured++;
+            }
+        }
+        assertTrue(measured >= 10 && sliceSum / measured >= 700,
+                "the spinner's slices read " + sliceSum / measured + " us per record on average over " + measured);
+    }
+
+    @Test
+    void writersCycleThroughTheRecordsStartingAtTheirOwn() throws Exception {
+        Sleeper a = new Sleeper("a", 200, Integer.MAX_VALUE);
+        Sleeper b = new Sleeper("b", 200, Integer.MAX_VALUE);
+        byte[][] records = {new byte[8], new byte[8], new byte[8], new byte[8]};
+        new SlicedDuel(a, b, 2, QUICK, records).run(tmp);
+        assertEquals(4, a.seen.size(), "every record appended to a");
+        assertEquals(4, b.seen.size(), "every record appended to b");
+        assertTrue(Arrays.stream(records).allMatch(a.seen::contains));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SlicedDuel(a, b, 2, QUICK, new byte[][] {new byte[8], new byte[8], new byte[8]}));
+        assertTrue(e.getMessage().contains("a power of two of them, all of one length"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new SlicedDuel(a, b, 2, QUICK, new byte[][] {new byte[8], new byte[9]}));
+    }
+
+    @Test
     void aFailingAppendFailsTheDuelNamingIt() {
         Sleeper ok = new Sleeper("ok", 500, Integer.MAX_VALUE);
         Sleeper full = new Sleeper("full", 500, 20);
-        IOException e = assertThrows(IOException.class, () -> new SlicedDuel(ok, full, 2, QUICK, new byte[8]).run(tmp));
+        IOException e = assertThrows(IOException.class, () -> new SlicedDuel(ok, full, 2, QUICK, ONE_RECORD).run(tmp));
         assertTrue(e.getMessage().contains("ok against full, 2 threads") && e.getMessage().contains("full is full"), e.getMessage());
         assertEquals(0, ok.openAppenders.get() + full.openAppenders.get(), "every appender closed");
     }

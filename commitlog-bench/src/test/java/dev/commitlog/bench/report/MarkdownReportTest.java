@@ -46,35 +46,41 @@ class MarkdownReportTest {
                 + "| threads | batch | adaptive | fsync-each |\n|---:|---:|---:|---:|\n"
                 + "| 1 | 2.00 (1.79) | 2.00 (1.79) | 1.50 |\n| 8 | 2.00 (1.79) | 2.00 (1.79) | 1.50 |\n\n"
                 + MarkdownReport.DEVICE_NOTE + "\n"), md);
+        assertTrue(md.contains("### CPU per record (us, process user + system)\n\n"
+                + "| threads | batch | adaptive | fsync-each |\n|---:|---:|---:|---:|\n"
+                + "| 1 | 5.00 | 5.10 | 9.50 |\n| 8 | 20 | 23 | 9.50 |\n\n"
+                + MarkdownReport.CPU_NOTE + "\n"), md);
         assertTrue(md.contains("| submitting threads | mode | durable appends/s | p50 submit to completion (us) | p99 (us) "
-                + "| records per flush (flushes/s) | device bytes per payload byte (per framed byte) |\n"
-                + "|---:|---|---:|---:|---:|---:|---:|\n"
-                + "| 1 | adaptive-async | 250,000 | 1.00 | 2.00 | 2.0 (125,000/s) | 2.00 (1.79) |\n"), md);
+                + "| records per flush (flushes/s) | device bytes per payload byte (per framed byte) | CPU per record (us) |\n"
+                + "|---:|---|---:|---:|---:|---:|---:|---:|\n"
+                + "| 1 | adaptive-async | 250,000 | 1.00 | 2.00 | 2.0 (125,000/s) | 2.00 (1.79) | 250 |\n"), md);
         assertTrue(md.contains("```csv\n" + CsvWriter.HEADER + "\n"
-                + "commitlog,batch,1,5000.0,1.000,250.000,300.000,2500.0,2.00,500000,2.000,1.786\n"), md);
-        assertTrue(md.endsWith("commitlog,adaptive-async,1,250000.0,1.000,2.000,300.000,125000.0,2.00,25000000,2.000,1.786\n```\n"), md);
+                + "commitlog,batch,1,5000.0,1.000,250.000,300.000,2500.0,2.00,500000,2.000,1.786,5.000\n"), md);
+        assertTrue(md.endsWith("commitlog,adaptive-async,1,250000.0,1.000,2.000,300.000,125000.0,2.00,25000000,2.000,1.786,250.000\n```\n"), md);
     }
 
     @Test
-    void noDeviceTableWhenNoCellMeasuredItsDeviceBytes() {
+    void noDeviceOrCpuTableWhenNoCellMeasuredThem() {
         CellResult unmeasured = new CellResult(Column.COMMITLOG, "batch", 1, 5_000, 1, 250, 300, 2_500, 2, 500_000,
                 Double.NaN, Double.NaN);
         String md = MarkdownReport.render(new SweepResults(List.of(), List.of(1), List.of(BATCH), List.of(unmeasured),
                 4096, List.of()));
 
         assertFalse(md.contains("### Device bytes"), md);
-        assertTrue(md.contains("commitlog,batch,1,5000.0,1.000,250.000,300.000,2500.0,2.00,500000,,\n"), md);
+        assertFalse(md.contains("### CPU per record"), md);
+        assertTrue(md.contains("commitlog,batch,1,5000.0,1.000,250.000,300.000,2500.0,2.00,500000,,,\n"), md);
     }
 
     /**
      * A commit-log cell with two records per flush and the given p99, whose device took twice the
-     * payload (100-byte records in 112-byte frames).
+     * payload (100-byte records in 112-byte frames), costing a microsecond of CPU per record per 1,000 ops/s.
      */
     private static CellResult cell(String mode, int threads, double ops, double p99Us) {
-        return new CellResult(Column.COMMITLOG, mode, threads, ops, 1, p99Us, 300, ops / 2, 2, ops * 100, 2.0, 2.0 * 100 / 112);
+        return new CellResult(Column.COMMITLOG, mode, threads, ops, 1, p99Us, 300, ops / 2, 2, ops * 100, 2.0, 2.0 * 100 / 112,
+                ops / 1_000);
     }
 
     private static CellResult peer(int threads, double ops) {
-        return new CellResult("fsync-each", "", threads, ops, 1, 250, 300, ops, 1, ops * 100, 1.5, Double.NaN);
+        return new CellResult("fsync-each", "", threads, ops, 1, 250, 300, ops, 1, ops * 100, 1.5, Double.NaN, 9.5);
     }
 }
