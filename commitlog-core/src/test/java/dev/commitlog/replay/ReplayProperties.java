@@ -97,6 +97,7 @@ final class ReplayProperties {
             checkThrown("live replay", e, disk);
         } catch (MissingKeyException e) {
             checkKeyMissing("live replay", e);
+            return deliveries.count; // refused whole: a reader decodes a segment's sections before it hands out its records
         } catch (Throwable e) {
             throw unexpected("live replay", e);
         }

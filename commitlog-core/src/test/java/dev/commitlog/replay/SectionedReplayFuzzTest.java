@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
  */
 class SectionedReplayFuzzTest {
     /** Seeded inputs in the fast tier (about 10 ms each); {@code -Dcommitlog.test.sectionedFuzzInputs=N} runs more. */
-    static final int SEEDED_INPUTS = Integer.getInteger("commitlog.test.sectionedFuzzInputs", 400);
+    static final int SEEDED_INPUTS = Integer.getInteger("commitlog.test.sectionedFuzzInputs", 600);
     private static final Settings[] SETTINGS = {Settings.LZ4_AES_GCM, Settings.ZSTD};
     private static final FuzzTally TALLY = new FuzzTally("SectionedReplayFuzzTest");
 
