@@ -50,7 +50,7 @@ import net.openhft.chronicle.bytes.BytesStore;
  *   <li>A log that recovery accepted replays without an exception, and recovering it again
  *       changes nothing.</li>
  *   <li>A segment recovery keeps for reuse holds nothing that would read as a frame (sectioned:
- *       no section that verifies).</li>
+ *       no first section that verifies).</li>
  * </ul>
  *
  * A sectioned log ({@link PristineLog#isSectioned()}) is read through its storage layer, and
@@ -152,7 +152,7 @@ final class ReplayProperties {
 
     /**
      * A segment recovery keeps for the allocator holds nothing past its header on the device that
-     * reads as a frame (in a sectioned file: no section that verifies, at any offset): whatever
+     * reads as a frame (in a sectioned file: no first section that verifies, {@link SectionScan}): whatever
      * verified would be walked as records once the tail's end marker is durable. Either the bytes
      * are zero, or a new salt (a new life of the file) voids them.
      */
@@ -167,9 +167,8 @@ final class ReplayProperties {
         }
         if (durable.length >= SegmentDescriptor.SEGMENT_HEADER_LENGTH
                 && little(durable).getInt(SegmentDescriptor.VERSION_OFFSET) == SegmentDescriptor.FORMAT_VERSION_SECTIONS) {
-            int found = SectionScan.firstVerifying(durable, PristineLog.KEYS);
-            if (found >= 0) {
-                throw violation("recovery kept " + name + " for reuse with a section that verifies at offset " + found + " on the device");
+            if (SectionScan.firstSectionVerifies(durable, PristineLog.KEYS)) {
+                throw violation("recovery kept " + name + " for reuse with a first section that verifies on the device");
             }
             return;
         }

@@ -4,51 +4,39 @@ import dev.commitlog.crypto.KeyProvider;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.section.DamagedSectionException;
 import dev.commitlog.section.SectionDecoder;
-import dev.commitlog.section.SectionDescriptor;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Looks for a section that verifies anywhere in a sectioned segment file, not only where a reader's
- * chain of sections would meet it: the counterpart of {@link FrameScanner#resync} for version 3. A
- * section verifies when the engine's own decoder accepts it (header CRC under the file's current
- * salt and its offset, body CRC, padding, tag, decompression) at the logical start its header names,
- * when that start is one of this segment's positions: a reader expects this segment's positions
- * and refuses any other (a section copied from another segment, its header CRC recomputed here).
+ * Whether a reader of a sectioned segment file would take a section from it: the first section,
+ * at offset 64, verifies with the engine's own decoder (header CRC under the file's current salt
+ * and that offset, the segment's first position as its logical start, body CRC, padding, tag,
+ * decompression). The counterpart of {@link FrameScanner#scan} at the first offset, for version 3.
+ *
+ * <p>Not every offset: a frame's CRC folds in its position, so a frame that verifies anywhere is
+ * one a reader meets there, but a section's logical start is not tied to its offset. A section
+ * that verifies further in (Jazzer forged one in a prepared segment: copied from another segment,
+ * its logical start set to this segment's first position, its header CRC recomputed) is met only
+ * after a chain of sections from offset 64 whose plain bytes end exactly at its logical start.
  */
 final class SectionScan {
     private SectionScan() {
     }
 
-    /** The offset of the first section of {@code file} that verifies, or -1. */
-    static int firstVerifying(byte[] file, KeyProvider keys) {
+    /** Whether the section at offset 64 of {@code file} verifies as the segment's first. */
+    static boolean firstSectionVerifies(byte[] file, KeyProvider keys) {
+        int at = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
+        if (file.length < at + Long.BYTES) {
+            return false;
+        }
         ByteBuffer header = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer source = null;
-        ByteBuffer plain = null;
         try (SectionDecoder decoder = new SectionDecoder(keys)) {
             decoder.forSegment(header.getLong(SegmentDescriptor.SEGMENT_ID_OFFSET), header.getInt(SegmentDescriptor.SALT_OFFSET));
-            long base = header.getLong(SegmentDescriptor.BASE_POSITION_OFFSET);
-            for (int at = SegmentDescriptor.SEGMENT_HEADER_LENGTH; at + SectionDescriptor.HEADER_LENGTH <= file.length;
-                 at += SectionDescriptor.ALIGNMENT) {
-                if (header.getInt(at) != SectionDescriptor.MAGIC) {
-                    continue; // the decoder needs direct buffers: made only once a magic is seen
-                }
-                long start = header.getLong(at + SectionDescriptor.LOGICAL_START_OFFSET);
-                if (start < base + SegmentDescriptor.SEGMENT_HEADER_LENGTH || start >= base + file.length) {
-                    continue; // positions of another segment: the reader, expecting this one's, never takes it
-                }
-                if (source == null) {
-                    source = ByteBuffer.allocateDirect(file.length).put(0, file);
-                    plain = ByteBuffer.allocateDirect(file.length);
-                }
-                try {
-                    decoder.decode(source, at, at, start, plain.clear());
-                    return at;
-                } catch (DamagedSectionException e) {
-                    // does not verify here: look on
-                }
-            }
+            decoder.decode(ByteBuffer.allocateDirect(file.length).put(0, file), at, at,
+                    header.getLong(SegmentDescriptor.BASE_POSITION_OFFSET) + at, ByteBuffer.allocateDirect(file.length));
+            return true;
+        } catch (DamagedSectionException e) {
+            return false;
         }
-        return -1;
     }
 }
