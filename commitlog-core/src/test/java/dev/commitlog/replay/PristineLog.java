@@ -214,13 +214,12 @@ final class PristineLog {
             boolean discarded = !recycled;
             // A sectioned segment can end early (its claim budget) and a batch holds up to 48 KiB, so by
             // mid-segment 1 the log could be in segment 2, and segment 3 made new as the spare appears:
-            // it discards once in segment 1, after the allocator has made segment 2.
+            // it discards once in segment 1. Either log waits for the allocator to make segment 2 first,
+            // else on a busy machine segment 2 would be made from the spare and segment 3 new.
             long discardPast = first + (settings == Settings.PLAIN ? SEGMENT_SIZE / 2 : 0);
             for (int i = 0; log.durablePosition() < first + 2L * SEGMENT_SIZE + SEGMENT_SIZE / 3; i++) {
                 if (!discarded && log.durablePosition() > discardPast) {
-                    if (settings != Settings.PLAIN) {
-                        awaitPreparedSegment(disk, SegmentDescriptor.fileName(2));
-                    }
+                    awaitPreparedSegment(disk, SegmentDescriptor.fileName(2));
                     log.discardUpTo(log.durablePosition()); // segment 0 becomes the spare segment 3 is made from
                     awaitSpare(disk); // else, late on a busy machine, segment 3 would be made new and 4 from the spare
                     discarded = true;
