@@ -10,6 +10,7 @@ import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.section.MissingKeyException;
+import dev.commitlog.section.SectionBytes;
 import dev.commitlog.section.SectionDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -146,25 +146,13 @@ class SectionedDamageTest {
      * the frames' own CRCs) can notice.
      */
     static void flipBodyByteAndRecomputeCrcs(Path file, int index) throws IOException {
-        ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-        int salt = bytes.getInt(SegmentDescriptor.SALT_OFFSET);
-        int at = SegmentDescriptor.SEGMENT_HEADER_LENGTH;
-        for (int i = 0; i < index; i++) {
-            at += (int) SectionDescriptor.sectionLength(bytes.getInt(at + SectionDescriptor.STORED_LENGTH_OFFSET));
-        }
-        assertEquals(SectionDescriptor.MAGIC, bytes.getInt(at), "a section at " + at);
-        int stored = bytes.getInt(at + SectionDescriptor.STORED_LENGTH_OFFSET);
-        int body = at + SectionDescriptor.HEADER_LENGTH;
-        bytes.put(body + stored / 2, (byte) (bytes.get(body + stored / 2) ^ 0x10));
-        CRC32C crc = new CRC32C();
-        crc.update(bytes.array(), body, stored);
-        bytes.putInt(at + SectionDescriptor.BODY_CRC_OFFSET, (int) crc.getValue());
-        crc.reset();
-        ByteBuffer prefix = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putInt(0, salt).putLong(4, at);
-        crc.update(prefix.array());
-        crc.update(bytes.array(), at, SectionDescriptor.HEADER_CRC_OFFSET);
-        bytes.putInt(at + SectionDescriptor.HEADER_CRC_OFFSET, (int) crc.getValue());
-        Files.write(file, bytes.array());
+        byte[] bytes = Files.readAllBytes(file);
+        List<Integer> sections = SectionBytes.sectionOffsets(bytes);
+        assertTrue(sections.size() > index, "a section " + index + " in " + file + ": " + sections);
+        int at = sections.get(index);
+        bytes[at + SectionDescriptor.HEADER_LENGTH + SectionBytes.storedLength(bytes, at) / 2] ^= 0x10;
+        SectionBytes.recomputeCrcs(bytes, at);
+        Files.write(file, bytes);
     }
 
     @Test

@@ -21,7 +21,7 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /** Helpers for tests of compressed and encrypted logs: keys, settings, JSON-like records, the files' versions. */
-final class SectionedLogs {
+public final class SectionedLogs {
     private SectionedLogs() {
     }
 
@@ -49,7 +49,7 @@ final class SectionedLogs {
     }
 
     /** Keys 1..count, fixed bytes per id, the highest current. */
-    static KeyProvider keys(int count) {
+    public static KeyProvider keys(int count) {
         return new KeyProvider() {
             @Override
             public int currentKeyId() {
@@ -69,7 +69,7 @@ final class SectionedLogs {
     }
 
     /** A JSON-like record as a storage node might log it: {@code length} bytes, its id spelled out where a scan finds it. */
-    static byte[] json(Random random, int id, int length) {
+    public static byte[] json(Random random, int id, int length) {
         StringBuilder text = new StringBuilder(length + 128);
         text.append("{\"id\":").append(id).append(",\"marker\":\"PLAINTEXT-").append(id).append("-END\"");
         while (text.length() < length) {

@@ -86,10 +86,10 @@ public interface SegmentFile extends AutoCloseable {
     }
 
     /**
-     * For a sectioned file opened read-only: why the plain bytes end at {@code offset}, when a
-     * section there did not verify (torn, damaged, tampered, moved); null when they do not end
-     * there or the next section was simply never written. Readers report it as they report a bad
-     * frame. Null for a plain file.
+     * For a sectioned file: why the plain bytes end at {@code offset}, when a section there did not
+     * verify (torn, damaged, tampered, moved); null when they do not end there or the next section
+     * was simply never written. Readers report it as they report a bad frame; recovery renews a
+     * prepared segment for which it is not null. Null for a plain file.
      */
     default String sectionDamageAt(int offset) {
         return null;

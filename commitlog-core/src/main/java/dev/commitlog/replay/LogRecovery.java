@@ -274,7 +274,9 @@ public final class LogRecovery {
                 return null;
             }
             int changedTo = ZeroFill.from(file, SegmentDescriptor.SEGMENT_HEADER_LENGTH); // in memory: the writer needs zeros
-            if (changedTo > SegmentDescriptor.SEGMENT_HEADER_LENGTH) {
+            // A sectioned file's memory holds only sections that verified: bytes at offset 64 that are
+            // not the zero word decode to nothing, yet would read as a torn section once it is the tail.
+            if (changedTo > SegmentDescriptor.SEGMENT_HEADER_LENGTH || file.sectionDamageAt(SegmentDescriptor.SEGMENT_HEADER_LENGTH) != null) {
                 LOG.info("commit log recovery: {}, the next segment, holds {} bytes of an earlier life; a new salt voids them before "
                         + "it is reused", after.path(), changedTo - SegmentDescriptor.SEGMENT_HEADER_LENGTH);
                 renew(file, header);

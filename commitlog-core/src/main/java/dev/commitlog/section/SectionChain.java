@@ -56,11 +56,6 @@ final class SectionChain {
         return fileEnd;
     }
 
-    /** The first section that did not verify, or null if decoding has not met one. */
-    DamagedSectionException damage() {
-        return damage;
-    }
-
     /**
      * Decodes sections until the image holds the plain bytes up to at least {@code end}, or no
      * further section verifies. Caller's lock. A damaged section is tried again on the next call
@@ -85,6 +80,17 @@ final class SectionChain {
                 return;
             }
         }
+    }
+
+    /**
+     * Why the plain bytes end at {@code offset}: the first section that did not verify, when the
+     * decoded bytes end there and it is not the zero word (nothing written); otherwise null. Caller's lock.
+     */
+    String damageAt(int offset) {
+        if (logicalEnd != offset || damage == null || damage.damage() == SectionDamage.UNWRITTEN) {
+            return null;
+        }
+        return damage.getMessage();
     }
 
     /** Moves the chain on past a section the writer just wrote (it holds plain bytes up to {@code newLogicalEnd}). Caller's lock. */

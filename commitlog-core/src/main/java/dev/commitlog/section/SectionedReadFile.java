@@ -86,8 +86,7 @@ final class SectionedReadFile implements SegmentFile {
             return null;
         }
         synchronized (this) {
-            DamagedSectionException damage = decoded.damage();
-            return damage == null || damage.damage() == SectionDamage.UNWRITTEN ? null : damage.getMessage();
+            return decoded.damageAt(offset);
         }
     }
 

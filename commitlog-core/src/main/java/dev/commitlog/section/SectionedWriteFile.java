@@ -100,6 +100,12 @@ final class SectionedWriteFile implements SegmentFile {
         return chain.logicalEnd();
     }
 
+    /** Recovery's question of a file it opened for writing: did a section it decoded at open stop the plain bytes at {@code offset}. */
+    @Override
+    public String sectionDamageAt(int offset) {
+        return chain.damageAt(offset);
+    }
+
     @Override
     public void flush(int from, int to) throws IOException {
         flushHeaderAndRange(0, from, to);

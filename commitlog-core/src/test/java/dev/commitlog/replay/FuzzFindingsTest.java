@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import dev.commitlog.CorruptLogException;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.io.StorageLayer;
 import dev.commitlog.segment.SegmentHeader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,8 +21,8 @@ import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bugs {@link ReplayFuzzTest} found, one named test each, on hand-made damage to the
- * {@link PristineLog}. Each failed before its fix.
+ * The bugs {@link ReplayFuzzTest} and {@link SectionedReplayFuzzTest} found, one named test each,
+ * on hand-made damage to a {@link PristineLog}. Each failed before its fix.
  */
 class FuzzFindingsTest {
     private static final Path DIRECTORY = Path.of("/findings");
@@ -120,7 +121,31 @@ class FuzzFindingsTest {
         assertEquals(-1, scanner.resync(SEGMENT_HEADER_LENGTH), "no frame of an earlier life verifies anywhere in segment 3");
     }
 
-    private static LogRecovery.Recovered recover(SimulatedDisk disk, ReplayPolicy policy) throws IOException {
+    /**
+     * SectionedReplayFuzzTest (seeded input 192): the compressed, encrypted log's prepared segment
+     * holds a non-zero word at offset 64, where its first section would start (media damage; a
+     * clean close leaves zeros there). Recovery decoded nothing from it, so its plain image was all
+     * zeros and it was kept as it was; it sealed the tail and went on in that segment. The bytes at
+     * 64 then read as a torn section of the new tail: the next open under {@code strict} refused
+     * a log the previous open had accepted, with nothing appended in between.
+     */
+    @Test
+    void aPreparedSectionedSegmentWithBytesWhereItsFirstSectionGoesIsRenewed() throws IOException {
+        PristineLog sectioned = PristineLog.sectioned(PristineLog.Settings.LZ4_AES_GCM, false);
+        TreeMap<String, byte[]> files = sectioned.copyOfFiles();
+        String prepared = files.lastKey();
+        ByteBuffer.wrap(files.get(prepared)).order(ByteOrder.LITTLE_ENDIAN).putLong(SEGMENT_HEADER_LENGTH, 0x4487bb5ba7c3fe7fL);
+        SimulatedDisk disk = SimulatedDisk.holding(files);
+        StorageLayer storage = sectioned.storage(disk);
+
+        long first = appendPosition(recover(storage, ReplayPolicy.STRICT));
+        assertEquals(sectioned.basePosition(prepared) + SEGMENT_HEADER_LENGTH, first, "the sealed tail's successor is the prepared segment");
+        ByteBuffer stored = ByteBuffer.wrap(disk.durableBytes(prepared)).order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(0, stored.getLong(SEGMENT_HEADER_LENGTH), "the zero word where its first section goes");
+        assertEquals(first, appendPosition(recover(storage, ReplayPolicy.STRICT)), "the next open accepts the log as it is");
+    }
+
+    private static LogRecovery.Recovered recover(StorageLayer disk, ReplayPolicy policy) throws IOException {
         LogRecovery.Recovered recovered = LogRecovery.recover(DIRECTORY, disk, PristineLog.SEGMENT_SIZE,
                 PosixFilePermissions.fromString("rw-------"), policy, (file, offset, position, reason, action) -> { });
         recovered.tail().file().close();

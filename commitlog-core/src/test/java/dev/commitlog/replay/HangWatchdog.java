@@ -17,7 +17,16 @@ final class HangWatchdog {
     private volatile List<String> mutations = List.of();
     private volatile Thread worker;
 
-    HangWatchdog() {
+    /** The JVM's watchdog: its thread starts with the first fuzzed input, never in seeded or regression runs. */
+    static HangWatchdog shared() {
+        return Holder.INSTANCE;
+    }
+
+    private static final class Holder {
+        static final HangWatchdog INSTANCE = new HangWatchdog();
+    }
+
+    private HangWatchdog() {
         Thread thread = new Thread(this::watch, "fuzz-hang-watchdog");
         thread.setDaemon(true);
         thread.start();
@@ -42,7 +51,7 @@ final class HangWatchdog {
             }
             long started = startedNanos;
             if (started != IDLE && System.nanoTime() - started > LIMIT_NANOS) {
-                StringBuilder report = new StringBuilder("ReplayFuzzTest: one input has run for more than "
+                StringBuilder report = new StringBuilder("fuzz test: one input has run for more than "
                         + TimeUnit.NANOSECONDS.toSeconds(LIMIT_NANOS) + " s (a hang); mutations: " + mutations + "\n");
                 for (StackTraceElement frame : worker.getStackTrace()) {
                     report.append("\tat ").append(frame).append('\n');

@@ -5,7 +5,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.commitlog.config.ReplayPolicy;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -34,14 +34,7 @@ class ReplayFuzzTest {
     static final int SEEDED_INPUTS = Integer.getInteger("commitlog.test.fuzzInputs", 4_000);
     static final long INPUT_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(5);
     private static final ReplayPolicy[] POLICIES = ReplayPolicy.values();
-    private static final AtomicLong EXECUTIONS = new AtomicLong();
-    private static final AtomicLong VERIFIED = new AtomicLong();
-
-    static {
-        // Recovery logs a line per open at INFO; a million of them would only slow the fuzzer down.
-        // Must be set before LogRecovery's logger is created (slf4j-simple reads it then).
-        System.setProperty("org.slf4j.simpleLogger.log.dev.commitlog.replay.LogRecovery", "warn");
-    }
+    private static final FuzzTally TALLY = new FuzzTally("ReplayFuzzTest");
 
     /**
      * The pristine log is written by the engine before Jazzer's agent is installed (it installs
@@ -58,49 +51,51 @@ class ReplayFuzzTest {
     @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void seededInputs() {
         for (int input = 0; input < SEEDED_INPUTS; input++) {
-            run(input % 2 == 0 ? PristineLog.get() : PristineLog.recycled(), FuzzChoices.of(new Random(input)));
+            TALLY.count(run(input % 2 == 0 ? PristineLog.get() : PristineLog.recycled(), FuzzChoices.of(new Random(input)), null));
         }
     }
 
     @Tag("slow")
     @FuzzTest(maxExecutions = 1_000_000, maxDuration = "4h")
     void coverageGuided(FuzzedDataProvider data) {
-        HangWatchdog watchdog = Watchdog.INSTANCE;
+        TALLY.count(fuzzed(data, choices -> choices.intInRange(0, 1) == 0 ? PristineLog.get() : PristineLog.recycled()));
+    }
+
+    /** One coverage-guided input: {@code pick} chooses the pristine log from the first choices, the rest damage it; under the hang watchdog. */
+    static long fuzzed(FuzzedDataProvider data, Function<FuzzChoices, PristineLog> pick) {
+        HangWatchdog watchdog = HangWatchdog.shared();
         try {
             FuzzChoices choices = FuzzChoices.of(data);
-            run(choices.intInRange(0, 1) == 0 ? PristineLog.get() : PristineLog.recycled(), choices, watchdog);
+            return run(pick.apply(choices), choices, watchdog);
         } finally {
             watchdog.end();
         }
     }
 
-    private static void run(PristineLog pristine, FuzzChoices choices) {
-        run(pristine, choices, null);
-    }
-
-    private static void run(PristineLog pristine, FuzzChoices choices, HangWatchdog watchdog) {
+    /**
+     * One input: damages {@code pristine} as {@code choices} say, opens it under the policy they
+     * pick, checks {@link ReplayProperties} and the time limit; returns the replayed records verified.
+     *
+     * @param watchdog the hang watchdog to arm (coverage-guided runs), or null
+     */
+    static long run(PristineLog pristine, FuzzChoices choices, HangWatchdog watchdog) {
         long started = System.nanoTime();
         ReplayPolicy policy = POLICIES[choices.intInRange(0, POLICIES.length - 1)];
         SegmentMutator.Mutated mutated = SegmentMutator.mutate(pristine, choices);
         if (watchdog != null) {
             watchdog.begin(mutated.applied());
         }
-        VERIFIED.addAndGet(ReplayProperties.check(pristine, mutated, policy));
-        EXECUTIONS.incrementAndGet();
+        long verified = ReplayProperties.check(pristine, mutated, policy);
         long elapsed = System.nanoTime() - started;
         if (elapsed > INPUT_LIMIT_NANOS) {
             throw new AssertionError("one input took " + TimeUnit.NANOSECONDS.toMillis(elapsed) + " ms (limit "
                     + TimeUnit.NANOSECONDS.toMillis(INPUT_LIMIT_NANOS) + " ms); mutations: " + mutated.applied());
         }
-    }
-
-    /** Holder: the watchdog thread starts with the first fuzzed input, never in seeded or regression runs. */
-    private static final class Watchdog {
-        static final HangWatchdog INSTANCE = new HangWatchdog();
+        return verified;
     }
 
     @AfterAll
     static void figures() {
-        System.out.printf("ReplayFuzzTest: %,d inputs executed, %,d replayed records verified%n", EXECUTIONS.get(), VERIFIED.get());
+        TALLY.print();
     }
 }

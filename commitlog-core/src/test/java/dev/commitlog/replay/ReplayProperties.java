@@ -11,8 +11,15 @@ import dev.commitlog.format.FrameChecksum;
 import dev.commitlog.format.RecordDescriptor;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SimulatedDisk;
+import dev.commitlog.io.StorageLayer;
+import dev.commitlog.section.DamagedSectionException;
+import dev.commitlog.section.MissingKeyException;
+import dev.commitlog.section.SectionBytes;
+import dev.commitlog.section.SectionDamage;
+import dev.commitlog.section.SectionDescriptor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -29,8 +36,11 @@ import net.openhft.chronicle.bytes.BytesStore;
  * replay of what recovery left, and recovery once more over its own result.
  *
  * <ul>
- *   <li>Nothing is thrown but {@link CorruptLogException} (never under {@code skip_corrupt}), and
- *       it names a file, an offset and a log position; so does every report to the listener.</li>
+ *   <li>Nothing is thrown but {@link CorruptLogException} (never under {@code skip_corrupt}, but
+ *       for a sectioned tail that ends inside a section that verified, which every policy refuses),
+ *       and it names a file, an offset and a log position; so does every report to the listener.
+ *       In a sectioned log, also {@link MissingKeyException} for a section whose header verifies
+ *       and names a key id the provider lacks (by design not damage).</li>
  *   <li>Every record handed to the handler verifies: its length word matches the payload and its
  *       stored CRC32C matches one recomputed over position, length word and payload; and it is a
  *       record that was written there (or one the mutator forged with a valid checksum).</li>
@@ -39,7 +49,12 @@ import net.openhft.chronicle.bytes.BytesStore;
  *       replayed, and no damage is reported before it.</li>
  *   <li>A log that recovery accepted replays without an exception, and recovering it again
  *       changes nothing.</li>
+ *   <li>A segment recovery keeps for reuse holds nothing that would read as a frame (sectioned:
+ *       no first section that verifies).</li>
  * </ul>
+ *
+ * A sectioned log ({@link PristineLog#isSectioned()}) is read through its storage layer, and
+ * "the first damaged byte" is the first position of the section the first changed byte lies in.
  *
  * Hangs are bounded by the callers (a timeout per input). Violations throw {@link AssertionError}
  * naming the input's mutations.
@@ -68,17 +83,21 @@ final class ReplayProperties {
 
     private long check() {
         SimulatedDisk disk = SimulatedDisk.holding(mutated.files());
-        long verified = liveReplay(disk); // reads only, so recovery can run over the same disk after it
-        return verified + recoverAndReplay(disk);
+        StorageLayer storage = pristine.storage(disk);
+        long verified = liveReplay(disk, storage); // reads only, so recovery can run over the same disk after it
+        return verified + recoverAndReplay(disk, storage);
     }
 
     /** Replay over the damaged files with no recovery, up to the durable position the log had. */
-    private long liveReplay(SimulatedDisk disk) {
+    private long liveReplay(SimulatedDisk disk, StorageLayer storage) {
         Deliveries deliveries = new Deliveries("live replay");
         try {
-            new Replayer(disk, policy, listener("live replay", disk)).replayBytes(DIRECTORY, 0, pristine.endPosition, deliveries);
+            new Replayer(storage, policy, listener("live replay", disk)).replayBytes(DIRECTORY, 0, pristine.endPosition, deliveries);
         } catch (CorruptLogException e) {
             checkThrown("live replay", e, disk);
+        } catch (MissingKeyException e) {
+            checkKeyMissing("live replay", e);
+            return deliveries.count; // refused whole: a reader decodes a segment's sections before it hands out its records
         } catch (Throwable e) {
             throw unexpected("live replay", e);
         }
@@ -86,12 +105,15 @@ final class ReplayProperties {
         return deliveries.count;
     }
 
-    private long recoverAndReplay(SimulatedDisk disk) {
+    private long recoverAndReplay(SimulatedDisk disk, StorageLayer storage) {
         LogRecovery.Recovered recovered;
         try {
-            recovered = recover(disk, "recovery");
+            recovered = recover(disk, storage, "recovery");
         } catch (CorruptLogException e) {
             checkThrown("recovery", e, disk);
+            return 0;
+        } catch (MissingKeyException e) {
+            checkKeyMissing("recovery", e);
             return 0;
         } catch (Throwable e) {
             throw unexpected("recovery", e);
@@ -101,12 +123,12 @@ final class ReplayProperties {
         if (recovered.endPosition() < intactEnd) {
             throw violation("recovery ended the log at " + recovered.endPosition() + ", before intact records that end at " + intactEnd);
         }
-        Deliveries first = replayRecovered(disk, recovered, "replay after recovery");
+        Deliveries first = replayRecovered(disk, storage, recovered, "replay after recovery");
         first.checkPrefixPresent();
 
         LogRecovery.Recovered again;
         try {
-            again = recover(disk, "second recovery");
+            again = recover(disk, storage, "second recovery");
         } catch (Throwable e) {
             throw unexpected("second recovery (of a log recovery accepted)", e);
         }
@@ -130,8 +152,9 @@ final class ReplayProperties {
 
     /**
      * A segment recovery keeps for the allocator holds nothing past its header on the device that
-     * reads as a frame: whatever verified would be walked as records once the tail's end marker is
-     * durable. Either the bytes are zero, or a new salt (a new life of the file) voids them.
+     * reads as a frame (in a sectioned file: no first section that verifies, {@link SectionScan}): whatever
+     * verified would be walked as records once the tail's end marker is durable. Either the bytes
+     * are zero, or a new salt (a new life of the file) voids them.
      */
     private void checkPreparedIsEmpty(SimulatedDisk disk, LogRecovery.Recovered recovered) {
         if (recovered.next() == null) {
@@ -141,6 +164,13 @@ final class ReplayProperties {
         byte[] durable = disk.durableBytes(name);
         if (durable == null) {
             throw violation("recovery kept " + name + " for reuse, but the device does not hold it");
+        }
+        if (durable.length >= SegmentDescriptor.SEGMENT_HEADER_LENGTH
+                && little(durable).getInt(SegmentDescriptor.VERSION_OFFSET) == SegmentDescriptor.FORMAT_VERSION_SECTIONS) {
+            if (SectionScan.firstSectionVerifies(durable, PristineLog.KEYS)) {
+                throw violation("recovery kept " + name + " for reuse with a first section that verifies on the device");
+            }
+            return;
         }
         FrameScanner scanner = new FrameScanner();
         scanner.reset(ByteBuffer.wrap(durable), recovered.next().basePosition());
@@ -158,15 +188,15 @@ final class ReplayProperties {
         return recovered.tail().basePosition() + recovered.firstFreeOffset();
     }
 
-    private LogRecovery.Recovered recover(SimulatedDisk disk, String stage) throws IOException {
-        return LogRecovery.recover(DIRECTORY, disk, PristineLog.SEGMENT_SIZE, PosixFilePermissions.fromString("rw-------"), policy,
+    private LogRecovery.Recovered recover(SimulatedDisk disk, StorageLayer storage, String stage) throws IOException {
+        return LogRecovery.recover(DIRECTORY, storage, PristineLog.SEGMENT_SIZE, PosixFilePermissions.fromString("rw-------"), policy,
                 listener(stage, disk));
     }
 
-    private Deliveries replayRecovered(SimulatedDisk disk, LogRecovery.Recovered recovered, String stage) {
+    private Deliveries replayRecovered(SimulatedDisk disk, StorageLayer storage, LogRecovery.Recovered recovered, String stage) {
         Deliveries deliveries = new Deliveries(stage);
         try {
-            new Replayer(disk, policy, listener(stage, disk)).replayBytes(DIRECTORY, 0, recovered.endPosition(), deliveries);
+            new Replayer(storage, policy, listener(stage, disk)).replayBytes(DIRECTORY, 0, recovered.endPosition(), deliveries);
         } catch (Throwable e) {
             throw unexpected(stage + " (of a log recovery accepted)", e);
         }
@@ -259,8 +289,33 @@ final class ReplayProperties {
         };
     }
 
+    /**
+     * A section whose header verifies and names a key id the key provider does not have refuses the
+     * open: not damage by design (docs/format.md), and a mutation that rewrote a key id with a valid
+     * header CRC makes exactly that. Anything else refused this way is a violation.
+     */
+    private void checkKeyMissing(String stage, MissingKeyException e) {
+        if (!(e.getCause() instanceof DamagedSectionException cause) || cause.damage() != SectionDamage.UNKNOWN_KEY) {
+            throw violation(stage + " threw " + e + " without the section's damage as its cause");
+        }
+        int at = (int) cause.fileOffset();
+        for (byte[] bytes : mutated.files().values()) {
+            if (at >= 0 && at + SectionDescriptor.HEADER_LENGTH <= bytes.length && little(bytes).getInt(at) == SectionDescriptor.MAGIC
+                    && SectionBytes.headerCrc(bytes, at) == little(bytes).getInt(at + SectionDescriptor.HEADER_CRC_OFFSET)
+                    && PristineLog.KEYS.key(little(bytes).getInt(at + SectionDescriptor.KEY_ID_OFFSET)) == null) {
+                return;
+            }
+        }
+        throw violation(stage + " refused for a missing key, but no file holds a verifying section at offset " + at
+                + " under a key id the provider lacks: " + e.getMessage());
+    }
+
+    private static ByteBuffer little(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
     private void checkThrown(String stage, CorruptLogException e, SimulatedDisk disk) {
-        if (policy == ReplayPolicy.SKIP_CORRUPT) {
+        if (policy == ReplayPolicy.SKIP_CORRUPT && !endsInsideAVerifiedSection(e)) {
             throw violation(stage + " threw under skip_corrupt, which must report and go on: " + e.getMessage());
         }
         checkLocated(stage + " exception", e.file(), e.offset(), e.position(), e.reason(), disk);
@@ -270,6 +325,16 @@ final class ReplayProperties {
         if (!e.getMessage().contains("log position " + e.position()) || !e.getMessage().contains(e.file().toString())) {
             throw violation(stage + ": the exception's message does not name the file and position: " + e.getMessage());
         }
+    }
+
+    /**
+     * The one refusal {@code skip_corrupt} makes (docs/format.md, "Reading rules for sections"): a
+     * sectioned tail whose frames end inside a section that verified, which recovery would have to
+     * rewrite to cut there; the mutator makes one by re-homing a section (logical start and CRCs)
+     * whose frames then fail their own CRCs.
+     */
+    private boolean endsInsideAVerifiedSection(CorruptLogException e) {
+        return pristine.isSectioned() && e.damage() == Damage.BAD_FRAME && e.reason().contains("ends inside a section that verified");
     }
 
     /** A report names an existing segment file, an offset inside it and a position at or after the first damage. */
@@ -307,8 +372,7 @@ final class ReplayProperties {
             byte[] was = file.getValue();
             int at = now == null || now.length != was.length ? 0 : Arrays.mismatch(was, now);
             if (at >= 0) {
-                long base = pristine.basePosition(file.getKey());
-                firstChange = base + (at < SegmentDescriptor.SEGMENT_HEADER_LENGTH ? 0 : at);
+                firstChange = pristine.firstPositionAt(file.getKey(), at);
                 break;
             }
         }

@@ -19,8 +19,9 @@ import java.util.zip.CRC32C;
  * Damages a copy of the {@link PristineLog}'s segment files as the choices say: bit flips,
  * truncations, garbage appended or written over, zeroed ranges, duplicated and swapped 512-byte
  * sectors, forged headers, durable marks and length words (with or without a matching checksum),
- * forged valid records, cloned and deleted segment files. Offsets favour frame boundaries and
- * header fields, where the reader makes its decisions.
+ * forged valid records, cloned and deleted segment files; in a sectioned log also the damage
+ * {@link SectionMutations} does, which knows the sections' layout. Offsets favour frame (or
+ * section) boundaries and header fields, where the reader makes its decisions.
  *
  * <p>A forged record whose checksum the mutator computed is a valid record as far as any reader
  * can tell; {@link Mutated#forged()} lists them so the checker may accept them.
@@ -29,12 +30,16 @@ final class SegmentMutator {
     static final int SECTOR = 512;
     static final int MAX_MUTATIONS = 6;
 
+    /** The kinds for any log, then those for sectioned logs only ({@link SectionMutations}), which a plain log never draws. */
     enum Kind {
         BIT_FLIP, TRUNCATE, APPEND_GARBAGE, OVERWRITE_GARBAGE, ZERO_RANGE, DUPLICATE_SECTOR, SWAP_SECTORS,
-        FORGE_HEADER, FORGE_DURABLE_MARK, FORGE_LENGTH, FORGE_RECORD, CLONE_SEGMENT, DELETE_SEGMENT
+        FORGE_HEADER, FORGE_DURABLE_MARK, FORGE_LENGTH, FORGE_RECORD, CLONE_SEGMENT, DELETE_SEGMENT,
+        SECTION_FIELD, SECTION_BODY, SECTION_PADDING, ZERO_WORD, SECTION_COPY
     }
 
     private static final Kind[] KINDS = Kind.values();
+    /** How many kinds a plain log draws from: the choices of a saved plain input keep their meaning. */
+    private static final int PLAIN_KINDS = Kind.SECTION_FIELD.ordinal();
     private static final int[] HEADER_FIELDS = {MAGIC_OFFSET, VERSION_OFFSET, HEADER_LENGTH_OFFSET, SEGMENT_ID_OFFSET,
             BASE_POSITION_OFFSET, SEGMENT_SIZE_OFFSET, SALT_OFFSET, HEADER_CRC_OFFSET};
 
@@ -57,8 +62,9 @@ final class SegmentMutator {
     static Mutated mutate(PristineLog pristine, FuzzChoices choices) {
         SegmentMutator mutator = new SegmentMutator(pristine, choices);
         int count = choices.intInRange(0, MAX_MUTATIONS);
+        int kinds = pristine.isSectioned() ? KINDS.length : PLAIN_KINDS;
         for (int i = 0; i < count && !mutator.files.isEmpty(); i++) {
-            mutator.apply(KINDS[choices.intInRange(0, KINDS.length - 1)]);
+            mutator.apply(KINDS[choices.intInRange(0, kinds - 1)]);
         }
         mutator.addForgedAsTheyNowStand();
         return new Mutated(mutator.files, mutator.forged, mutator.applied);
@@ -165,6 +171,12 @@ final class SegmentMutator {
             case DELETE_SEGMENT -> {
                 files.remove(name);
                 note(kind, name, "");
+            }
+            case SECTION_FIELD, SECTION_BODY, SECTION_PADDING, ZERO_WORD, SECTION_COPY -> {
+                String detail = new SectionMutations(choices, files).apply(kind, bytes);
+                if (detail != null) {
+                    note(kind, name, detail);
+                }
             }
             default -> throw new IllegalStateException(kind.toString());
         }
