@@ -1,6 +1,5 @@
 package dev.commitlog.disk;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -31,7 +30,7 @@ final class DirectChannels {
     /** An uninterruptible channel on {@code path}, opened with {@code O_DIRECT}. */
     static FileChannel open(Path path) throws IOException {
         checkBlockSize(path, Files.getFileStore(path).getBlockSize());
-        FileChannel channel = open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT));
+        FileChannel channel = open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE, DirectOpenOption.direct()));
         UninterruptibleChannels.make(channel);
         return channel;
     }
@@ -39,7 +38,7 @@ final class DirectChannels {
     /** A new file at {@code path} with {@code permissions} (before the umask), open for {@code O_DIRECT} writes. */
     static FileChannel create(Path path, Set<PosixFilePermission> permissions) throws IOException {
         checkBlockSize(path, Files.getFileStore(path.getParent()).getBlockSize());
-        return open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT),
+        return open(path, Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, DirectOpenOption.direct()),
                 PosixFilePermissions.asFileAttribute(permissions));
     }
 

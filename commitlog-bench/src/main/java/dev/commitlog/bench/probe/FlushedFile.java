@@ -1,5 +1,6 @@
 package dev.commitlog.bench.probe;
 
+import dev.commitlog.disk.DirectOpenOption;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,21 +32,7 @@ import java.util.Arrays;
  * the device, only where and how much. One thread at a time.
  */
 final class FlushedFile implements Closeable {
-    /**
-     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, looked up by name: javac warns about the
-     * import as internal API on newer JDKs, and this build treats warnings as errors.
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static final OpenOption O_DIRECT = directOption();
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static OpenOption directOption() {
-        try {
-            return (OpenOption) Enum.valueOf((Class) Class.forName("com.sun.nio.file.ExtendedOpenOption"), "DIRECT");
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("this JDK has no com.sun.nio.file.ExtendedOpenOption.DIRECT", e);
-        }
-    }
+    private static final OpenOption O_DIRECT = DirectOpenOption.direct();
 
     /** The unit {@code O_DIRECT} offsets, lengths and buffer addresses are aligned to (ext4's block). */
     static final int BLOCK = 4096;
