@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,13 +23,8 @@ class PairSmokeTest {
     void batchAgainstATenMillisecondGroupWindowReadsAboveTwoInEveryRowAndWritesEveryPair() throws Exception {
         Path csv = tmp.resolve("out/pair.csv");
         Path markdown = tmp.resolve("out/pair.md");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = BenchMain.run(List.of("pair", "--a", "batch", "--b", "group-10ms", "--threads", "1,4", "--pairs", "10",
-                        "--floor", "2", "--slice-ms", "60", "--settle-ms", "5", "--warmup-seconds", "0.2", "--dir", tmp.resolve("rows").toString(),
-                        "--csv", csv.toString(), "--markdown", markdown.toString()),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        String printed = pair(csv, markdown, "--a", "batch", "--b", "group-10ms", "--threads", "1,4", "--pairs", "10",
+                "--floor", "2", "--slice-ms", "60", "--settle-ms", "5", "--warmup-seconds", "0.2");
 
         List<String> rows = Files.readAllLines(csv);
         assertEquals("a,b,threads,pair,a_ops_per_s,b_ops_per_s,ratio,a_cpu_us_per_record,b_cpu_us_per_record", rows.get(0));
@@ -36,7 +32,7 @@ class PairSmokeTest {
         assertTrue(rows.get(1).startsWith("batch,group-10ms,1,1,"), rows.get(1));
         assertTrue(rows.get(20).startsWith("batch,group-10ms,4,10,"), rows.get(20));
         String report = Files.readString(markdown);
-        assertEquals(report, out.toString(StandardCharsets.UTF_8));
+        assertEquals(report, printed);
         assertTrue(report.contains("## Paired comparison: batch over group-10ms"), report);
         assertTrue(report.contains("fdatasync probe"), report);
         // Group holds every flush of a lone writer for its 10 ms window; Batch flushes at once (about
@@ -56,13 +52,8 @@ class PairSmokeTest {
     void encryptedCompressedAgainstPlainOnJsonRecordsReportsEachColumnsCpuPerRecord() throws Exception {
         Path csv = tmp.resolve("sections/pair.csv");
         Path markdown = tmp.resolve("sections/pair.md");
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = BenchMain.run(List.of("pair", "--a", "batch+lz4+aes", "--b", "batch", "--payload", "json", "--threads", "2",
-                        "--pairs", "6", "--slice-ms", "60", "--settle-ms", "5", "--warmup-seconds", "0.1",
-                        "--dir", tmp.resolve("rows").toString(), "--csv", csv.toString(), "--markdown", markdown.toString()),
-                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        pair(csv, markdown, "--a", "batch+lz4+aes", "--b", "batch", "--payload", "json", "--threads", "2",
+                "--pairs", "6", "--slice-ms", "60", "--settle-ms", "5", "--warmup-seconds", "0.1");
 
         String report = Files.readString(markdown);
         assertTrue(report.contains("## Paired comparison: batch+lz4+aes over batch"), report);
@@ -98,5 +89,17 @@ class PairSmokeTest {
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("--floor R"));
         assertEquals(2, BenchMain.run(List.of("pair", "--a", "batch"), o, e));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("--b is required"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Runs {@code pair} with {@code args}, rows under tmp/rows, into {@code csv} and {@code markdown}; returns what it printed. */
+    private String pair(Path csv, Path markdown, String... args) {
+        List<String> command = new ArrayList<>(List.of("pair"));
+        command.addAll(List.of(args));
+        command.addAll(List.of("--dir", tmp.resolve("rows").toString(), "--csv", csv.toString(), "--markdown", markdown.toString()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = BenchMain.run(command, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, exit, err.toString(StandardCharsets.UTF_8));
+        return out.toString(StandardCharsets.UTF_8);
     }
 }
