@@ -1,5 +1,6 @@
 package dev.commitlog.bench.jmh;
 
+import dev.commitlog.bench.sut.RunKey;
 import dev.commitlog.config.Compression;
 import dev.commitlog.config.Encryption;
 import dev.commitlog.crypto.KeyProvider;
@@ -10,8 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import javax.crypto.SecretKey;
-import javax.crypto.spec.SecretKeySpec;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -58,7 +57,7 @@ public class SectionTransformBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() throws DamagedSectionException {
-        KeyProvider keys = encryption == Encryption.NONE ? null : new OneKey();
+        KeyProvider keys = encryption == Encryption.NONE ? null : RunKey.INSTANCE;
         encoder = new SectionEncoder(compression, 3, encryption, keys, size).startSegment(1, 1);
         decoder = new SectionDecoder(keys).forSegment(1, 1);
         plain = ByteBuffer.allocateDirect(size);
@@ -114,20 +113,5 @@ public class SectionTransformBenchmark {
                     .append(1_700_000_000_000L + random.nextInt(1 << 30)).append("}\n");
         }
         return text.substring(0, size).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** One fixed key, id 1: the benchmark measures the cipher, not key management. */
-    private static final class OneKey implements KeyProvider {
-        private final SecretKey key = new SecretKeySpec(random(32), "AES");
-
-        @Override
-        public int currentKeyId() {
-            return 1;
-        }
-
-        @Override
-        public SecretKey key(int keyId) {
-            return keyId == 1 ? key : null;
-        }
     }
 }

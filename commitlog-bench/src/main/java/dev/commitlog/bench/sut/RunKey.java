@@ -6,8 +6,8 @@ import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
 /** One 256-bit AES key, id 1, drawn when the benchmark starts: what the encrypting columns write under. */
-final class RunKey implements KeyProvider {
-    static final RunKey INSTANCE = new RunKey();
+public final class RunKey implements KeyProvider {
+    public static final RunKey INSTANCE = new RunKey();
 
     private final SecretKey key;
 
