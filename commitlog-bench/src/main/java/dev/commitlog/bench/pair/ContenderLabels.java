@@ -36,9 +36,14 @@ final class ContenderLabels {
     private ContenderLabels() {
     }
 
+    /** This build's modes as a user names them, group as {@code group-Nms}. */
+    private static List<String> modeLabels() {
+        return CommitLogModes.names().stream().map(m -> m.equals("group") ? "group-Nms" : m).toList();
+    }
+
     /** The labels a user can name, for messages. */
     static String known() {
-        return String.join(", ", CommitLogModes.names().stream().map(m -> m.equals("group") ? "group-Nms" : m).toList())
+        return String.join(", ", modeLabels())
                 + ", " + String.join(", ", SyncAblation.labels()) + ", " + String.join(", ", PeerCatalog.names())
                 + "; a mode or group-Nms followed by " + SECTIONS + " (e.g. adaptive+lz4)";
     }
@@ -56,8 +61,7 @@ final class ContenderLabels {
         String column = checkColumn(flag, label, l.substring(0, plus), baseline);
         if (!engineMode(column)) {
             throw new UsageException(flag + ": '" + label + "': sections (" + SECTIONS + ") apply to this build's "
-                    + "commit-log modes only: " + String.join(", ", CommitLogModes.names().stream()
-                            .map(m -> m.equals("group") ? "group-Nms" : m).toList()));
+                    + "commit-log modes only: " + String.join(", ", modeLabels()));
         }
         return column + sections(flag, label, l.substring(plus + 1)).labelSuffix();
     }
