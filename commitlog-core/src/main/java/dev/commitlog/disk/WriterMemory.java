@@ -37,7 +37,7 @@ import net.openhft.chronicle.core.io.IOTools;
  * sync period of appends). When the JVM refuses one, {@link #take} returns null and the caller
  * falls back to a private mapping of the file, which the limit does not count.
  */
-final class WriterMemory {
+public final class WriterMemory {
     /** Enough for a segment being filled, the one prepared after it, and the last one released. */
     static final int KEPT = 2;
 
@@ -53,7 +53,7 @@ final class WriterMemory {
     /** Where buffers start: on a multiple of this many bytes from address 0 (1: anywhere). */
     private final int alignment;
 
-    WriterMemory() {
+    public WriterMemory() {
         this(ByteBuffer::allocateDirect); // zeroed by the JDK
     }
 
@@ -76,7 +76,7 @@ final class WriterMemory {
      * A zeroed buffer of {@code size} bytes: a released one if one has that size, else a new one;
      * null if the JVM's direct memory limit refuses a new one.
      */
-    ByteBuffer take(int size) {
+    public ByteBuffer take(int size) {
         Released reused = takeReleased(size);
         if (reused == null) {
             try {
@@ -92,7 +92,7 @@ final class WriterMemory {
     }
 
     /** Takes {@code buffer} back; bytes at and past {@code writtenTo} are zero. Never blocks on I/O. */
-    void release(ByteBuffer buffer, int writtenTo) {
+    public void release(ByteBuffer buffer, int writtenTo) {
         Released freed = null;
         synchronized (this) {
             released.addLast(new Released(buffer, writtenTo));

@@ -3,6 +3,7 @@ package dev.commitlog.section;
 import static dev.commitlog.format.SegmentDescriptor.SEGMENT_HEADER_LENGTH;
 
 import dev.commitlog.crypto.KeyProvider;
+import dev.commitlog.disk.WriterMemory;
 import dev.commitlog.format.SegmentDescriptor;
 import dev.commitlog.io.SegmentFile;
 import java.io.IOException;
@@ -43,6 +44,10 @@ final class SectionedWriteFile implements SegmentFile {
     private final SectionChain chain;
     private final long basePosition;
     private ByteBuffer scratch = ByteBuffer.allocateDirect(0);
+    /** Where the plain memory came from and goes back to on close; null: allocated for this file, freed on close. */
+    private final WriterMemory images;
+    /** The end of the plain bytes ever written into the memory: the header, what was decoded, every range a flush was given. */
+    private int writtenTo = SEGMENT_HEADER_LENGTH;
     private int salt;
     private boolean closed;
 
@@ -51,12 +56,16 @@ final class SectionedWriteFile implements SegmentFile {
      * @param encoder the transform for this file's sections; closed with the file
      * @param keys    the keys to read an existing file's sections with, or null
      * @param decode  whether the file may hold sections already (an existing file opened for writing)
+     * @param images  the pool the plain memory is taken from and given back to, or null
      * @throws MissingKeyException if an existing section names a key the provider does not have
      */
-    SectionedWriteFile(SegmentFile stored, SectionEncoder encoder, KeyProvider keys, boolean decode) throws MissingKeyException {
+    SectionedWriteFile(SegmentFile stored, SectionEncoder encoder, KeyProvider keys, boolean decode, WriterMemory images)
+            throws MissingKeyException {
         this.stored = stored;
         this.encoder = encoder;
-        this.plain = ByteBuffer.allocateDirect(stored.size()); // zeroed by the JDK
+        ByteBuffer pooled = images == null ? null : images.take(stored.size()); // zeroed; null when the JVM's direct memory limit refuses
+        this.images = pooled == null ? null : images;
+        this.plain = pooled != null ? pooled : ByteBuffer.allocateDirect(stored.size()); // zeroed by the JDK
         plain.put(0, stored.buffer(), 0, SEGMENT_HEADER_LENGTH);
         this.plainView = plain.duplicate();
         this.storedView = stored.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -68,6 +77,7 @@ final class SectionedWriteFile implements SegmentFile {
         if (decode) {
             try {
                 chain.decodeTo(stored.size());
+                writtenTo = Math.max(writtenTo, chain.logicalEnd());
             } catch (MissingKeyException e) {
                 close();
                 throw e;
@@ -116,6 +126,7 @@ final class SectionedWriteFile implements SegmentFile {
         if (closed) {
             throw new IOException(path() + " is closed");
         }
+        writtenTo = Math.max(writtenTo, to); // counted before the attempt: a failed flush's bytes are in the memory too
         boolean withHeader = headerLength > 0 || from < SEGMENT_HEADER_LENGTH;
         boolean restarted = withHeader && storeHeader();
         int fileFrom = chain.fileEnd();
@@ -227,7 +238,11 @@ final class SectionedWriteFile implements SegmentFile {
             chain.close();
             encoder.close();
             stored.close();
-            IOTools.clean(plain);
+            if (images != null) {
+                images.release(plain, writtenTo); // zeroed up to there when the next segment takes it
+            } else {
+                IOTools.clean(plain);
+            }
         }
     }
 
