@@ -6,6 +6,7 @@ import dev.commitlog.bench.sut.CommitLogContender;
 import dev.commitlog.bench.sut.Discarder;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
@@ -26,17 +27,21 @@ final class AsyncCell {
     private final int submitters;
     private final int inFlight;
     private final CellTiming timing;
-    private final byte[] record;
+    /** What each submitter appends in turn, from a record of its own (the closed loop's records). */
+    private final byte[][] records;
     private final DeviceWrites device;
     private final CellPhase phase = new CellPhase();
 
-    AsyncCell(CommitLogContender contender, int submitters, int inFlight, CellTiming timing, byte[] record,
+    AsyncCell(CommitLogContender contender, int submitters, int inFlight, CellTiming timing, byte[][] records,
               DeviceWrites device) {
+        if (Integer.bitCount(records.length) != 1 || Arrays.stream(records).anyMatch(r -> r.length != records[0].length)) {
+            throw new IllegalArgumentException("records: a power of two of them, all of one length");
+        }
         this.contender = contender;
         this.submitters = submitters;
         this.inFlight = inFlight;
         this.timing = timing;
-        this.record = record;
+        this.records = records;
         this.device = device;   // every asynchronous mode completes an append once it is durable
     }
 
@@ -63,7 +68,8 @@ final class AsyncCell {
             try {
                 for (int i = 0; i < submitters; i++) {
                     AsyncSubmitter s = submitting[i];
-                    threads[i] = new Thread(() -> submit(log, s, start, failure), "bench-submitter-" + i);
+                    int first = i;   // submitters start at different records, as the closed-loop writers do
+                    threads[i] = new Thread(() -> submit(log, s, first, start, failure), "bench-submitter-" + i);
                     threads[i].setDaemon(true);
                     threads[i].start();
                 }
@@ -77,7 +83,7 @@ final class AsyncCell {
                     histograms[i] = submitting[i].histogram();
                 }
                 return CellResults.summarise(contender.system(), label(), submitters, histograms, window,
-                        record.length, contender.frameBytes(record.length));
+                        records[0].length, contender.frameBytes(records[0].length));
             } finally {
                 phase.stop();   // on any failure, release the submitters before the log is closed
                 start.countDown();
@@ -90,11 +96,11 @@ final class AsyncCell {
         return label() + ", " + submitters + " submitting threads";
     }
 
-    private void submit(CommitLog log, AsyncSubmitter submitter, CountDownLatch start,
+    private void submit(CommitLog log, AsyncSubmitter submitter, int first, CountDownLatch start,
                         AtomicReference<Throwable> failure) {
         try {
             start.await();
-            submitter.submitUntilStopped(log, record);
+            submitter.submitUntilStopped(log, records, first);
         } catch (Throwable t) {
             failure.compareAndSet(null, t);
             phase.stop();

@@ -58,16 +58,20 @@ final class AsyncSubmitter implements AppendCallback {
     }
 
     /**
-     * Submits {@code record} until the phase is stop, keeping at most {@code inFlight} outstanding,
-     * then waits until every submitted append has completed. Throws the first failure the log
-     * reported through {@link #failed}.
+     * Submits {@code records} in turn, from the {@code first}, until the phase is stop, keeping at
+     * most {@code inFlight} outstanding, then waits until every submitted append has completed.
+     * Throws the first failure the log reported through {@link #failed}.
+     *
+     * @param records a power of two of them, as the closed-loop writers cycle through
      */
-    void submitUntilStopped(CommitLog log, byte[] record) {
+    void submitUntilStopped(CommitLog log, byte[][] records, int first) {
         owner = Thread.currentThread();
+        int recordMask = records.length - 1;
         long submitted = 0;
         while (!phase.stopped() && failure == null) {
             awaitCompleted(submitted - inFlight + 1);   // fewer than inFlight outstanding after this
             submitNanos[(int) submitted & mask] = System.nanoTime();
+            byte[] record = records[(int) (first + submitted) & recordMask];
             log.appendAsync(record, 0, record.length, this);
             submitted++;   // after the call: an append that threw will never complete
         }

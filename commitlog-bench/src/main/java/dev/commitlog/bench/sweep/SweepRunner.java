@@ -116,12 +116,12 @@ public final class SweepRunner {
 
     private List<CellResult> runAsyncCells(List<CommitLogContender> modes, Path workDir)
             throws IOException, InterruptedException {
-        byte[] record = options.sections().record(options.recordBytes());
+        byte[][] records = options.sections().records(options.recordBytes());
         List<CellResult> cells = new ArrayList<>();
         for (int submitters : options.async().submitters()) {
             for (CommitLogContender mode : modes) {
                 cells.add(runCell(workDir, AsyncCell.label(mode) + "-" + submitters + "s", "submitters",
-                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), record, device)
+                        dir -> new AsyncCell(mode, submitters, options.async().inFlight(), options.timing(), records, device)
                                 .run(dir)));
             }
         }
