@@ -52,6 +52,11 @@ public abstract class ForwardingSegmentFile implements SegmentFile {
     }
 
     @Override
+    public void cutSections(int offset) throws IOException {
+        delegate.cutSections(offset);
+    }
+
+    @Override
     public int sectionsEnd() {
         return delegate.sectionsEnd();
     }

@@ -75,6 +75,15 @@ public interface SegmentFile extends AutoCloseable {
     }
 
     /**
+     * For a {@linkplain #sectioned() sectioned} file open for writing, the tools' cut: the plain
+     * bytes from {@code offset} on leave the file, which is written and synced before this
+     * returns (the section holding {@code offset} stored again with only the bytes before it, the
+     * rest of the file zeroed). A plain file does nothing: its caller zeroes and flushes its bytes.
+     */
+    default void cutSections(int offset) throws IOException {
+    }
+
+    /**
      * For a sectioned file opened read-only: makes the memory show the plain bytes of every section
      * written so far that ends at or before {@code end}, or past it (the live segment gains sections
      * as the log flushes). Readers call it before reading below a durable position they read. A

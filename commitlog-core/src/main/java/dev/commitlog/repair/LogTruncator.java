@@ -18,6 +18,10 @@ import dev.commitlog.replay.LogWalker;
 import dev.commitlog.segment.SegmentHeader;
 import dev.commitlog.segment.SegmentHeaderException;
 import dev.commitlog.segment.SegmentRef;
+import dev.commitlog.config.Compression;
+import dev.commitlog.config.Encryption;
+import dev.commitlog.crypto.KeyProvider;
+import dev.commitlog.section.SectionedStorageLayer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -40,7 +44,9 @@ import java.util.List;
  * into the backup directory and synced; the segment files after the cut are moved there; then the
  * cut segment is zeroed from the cut on and any durable mark past the cut is lowered to it (a mark
  * past the end would make the end look like damage), and flushed. Directories are synced between
- * the steps.
+ * the steps. In a compressed or encrypted segment (format version 3) the cut falls inside a
+ * section: that section is stored again holding only the bytes before the cut, with its codec and
+ * cipher, and the file after it is zeroed ({@link SegmentFile#cutSections}).
  */
 public final class LogTruncator {
     /**
@@ -73,8 +79,20 @@ public final class LogTruncator {
         this(new MappedStorageLayer());
     }
 
+    /** Over {@code storage}, for logs never encrypted. */
     public LogTruncator(StorageLayer storage) {
-        this.storage = storage;
+        this(storage, null);
+    }
+
+    /**
+     * Over {@code storage}, reading compressed and encrypted segments (format version 3) with
+     * {@code keys}: a section the cut falls in is stored again as it was stored, encrypted under
+     * the provider's current key.
+     *
+     * @param keys the log's keys, or null for a log never encrypted
+     */
+    public LogTruncator(StorageLayer storage, KeyProvider keys) {
+        this.storage = new SectionedStorageLayer(storage, Compression.NONE, 0, Encryption.NONE, keys); // files are read as their headers say
     }
 
     /**
@@ -105,13 +123,6 @@ public final class LogTruncator {
                     + ") in " + directory);
         }
         List<SegmentHeader> headers = headers(segments);
-        for (int i = 0; i < headers.size(); i++) {
-            if (headers.get(i) != null && headers.get(i).version() == SegmentDescriptor.FORMAT_VERSION_SECTIONS) {
-                // A cut inside a section would have to rewrite the section: not done; nothing is changed.
-                throw new CommitLogException(segments.get(i).path() + " holds sections (format version 3: compressed or encrypted); "
-                        + "truncate-after cuts plain segments only, and changed nothing");
-            }
-        }
         Cut cut = locate(segments, headers, position);
         long recordsKept = checkBefore(segments, cut);
 
@@ -231,6 +242,7 @@ public final class LogTruncator {
     /** Whether the file holds any non-zero byte at or after {@code offset}. */
     private boolean holdsData(SegmentRef ref, int offset) throws IOException {
         try (SegmentFile file = storage.open(ref.path(), false)) {
+            file.readableTo(file.size()); // a sectioned file's plain bytes; nothing to do for a plain one
             ByteBuffer bytes = file.buffer();
             for (int i = offset; i < file.size(); i++) {
                 if (bytes.get(i) != 0) {
@@ -250,6 +262,9 @@ public final class LogTruncator {
             }
             if (header.durableMark() > position) {
                 SegmentHeader.writeDurableMark(file.buffer(), ref.id(), position);
+            }
+            if (offset > 0) {
+                file.cutSections(offset); // a sectioned file: the section holding the cut is stored again, shorter
             }
             file.flush(0, file.size());
         }

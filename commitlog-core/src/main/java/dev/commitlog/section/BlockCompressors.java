@@ -35,6 +35,15 @@ public final class BlockCompressors {
         };
     }
 
+    /** The setting a codec id read from a section header stands for (an unknown id reads as none: such a section never verified). */
+    static Compression compressionOf(int codecId) {
+        return switch (codecId) {
+            case SectionDescriptor.CODEC_LZ4 -> Compression.LZ4;
+            case SectionDescriptor.CODEC_ZSTD -> Compression.ZSTD;
+            default -> Compression.NONE;
+        };
+    }
+
     /** zstd's own default level. */
     public static final int ZSTD_DEFAULT_LEVEL = 3;
 }

@@ -99,6 +99,33 @@ final class SectionChain {
         logicalEnd = newLogicalEnd;
     }
 
+    /**
+     * The tools' cut: forgets the decoded sections from the one holding plain offset {@code offset}
+     * on, so the next section stored starts where that one did. Returns that section's file
+     * offset (its header still in the file's memory), or -1 when no decoded section holds
+     * {@code offset} (it is at or past the decoded end: nothing to forget). The decoded sections
+     * run one after another from offset 64, so their headers, verified when decoded, find it.
+     * Caller's lock.
+     */
+    int forgetFrom(int offset) {
+        if (offset >= logicalEnd) {
+            return -1;
+        }
+        ByteBuffer source = file.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        for (int at = SegmentDescriptor.SEGMENT_HEADER_LENGTH; at < fileEnd; ) {
+            long start = source.getLong(at + SectionDescriptor.LOGICAL_START_OFFSET) - basePosition;
+            if (offset < start + source.getInt(at + SectionDescriptor.LOGICAL_LENGTH_OFFSET)) {
+                fileEnd = at;
+                logicalEnd = (int) start;
+                damage = null;
+                return at;
+            }
+            at += (int) SectionDescriptor.sectionLength(source.getInt(at + SectionDescriptor.STORED_LENGTH_OFFSET));
+        }
+        throw new IllegalStateException(file.path() + ": no decoded section holds plain offset " + offset + ", below their end "
+                + logicalEnd);
+    }
+
     /** Starts the chain again after the header: a new life of the file (a new salt), whose earlier sections no longer verify. */
     void restart(long segmentId, int salt) {
         decoder.forSegment(segmentId, salt);

@@ -2,6 +2,7 @@ package dev.commitlog.section;
 
 import static dev.commitlog.format.SegmentDescriptor.SEGMENT_HEADER_LENGTH;
 
+import dev.commitlog.config.Encryption;
 import dev.commitlog.crypto.KeyProvider;
 import dev.commitlog.disk.WriterMemory;
 import dev.commitlog.format.SegmentDescriptor;
@@ -43,6 +44,9 @@ final class SectionedWriteFile implements SegmentFile {
     private final SectionEncoder encoder;
     private final SectionChain chain;
     private final long basePosition;
+    private final long segmentId;
+    /** The keys sections are read with, and the cut section is encrypted again with; null for a log never encrypted. */
+    private final KeyProvider keys;
     private ByteBuffer scratch = ByteBuffer.allocateDirect(0);
     /** Where the plain memory came from and goes back to on close; null: allocated for this file, freed on close. */
     private final WriterMemory images;
@@ -71,6 +75,8 @@ final class SectionedWriteFile implements SegmentFile {
         this.storedView = stored.buffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.headerView = plain.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.basePosition = headerView.getLong(SegmentDescriptor.BASE_POSITION_OFFSET);
+        this.segmentId = headerView.getLong(SegmentDescriptor.SEGMENT_ID_OFFSET);
+        this.keys = keys;
         this.salt = headerView.getInt(SegmentDescriptor.SALT_OFFSET);
         this.chain = new SectionChain(stored, plain, keys);
         encoder.startSegment(headerView.getLong(SegmentDescriptor.SEGMENT_ID_OFFSET), salt);
@@ -137,7 +143,7 @@ final class SectionedWriteFile implements SegmentFile {
                 throw new IOException(path() + ": a flush from offset " + start + " would leave a gap after the sections, which end at "
                         + chain.logicalEnd());
             }
-            fileTo = store(start, to, fileFrom);
+            fileTo = store(encoder, start, to, fileFrom);
         }
         int writeTo = fileTo > fileFrom || restarted ? Math.min(fileTo + Long.BYTES, stored.size()) : fileFrom;
         if (writeTo > fileTo) {
@@ -147,6 +153,46 @@ final class SectionedWriteFile implements SegmentFile {
         if (fileTo > fileFrom) {
             chain.appended(fileTo, to);
         }
+    }
+
+    /**
+     * The tools' cut ({@code truncate-after}): the plain bytes from {@code offset} on leave the
+     * file. The section holding {@code offset} is stored again holding only the bytes before it,
+     * with the codec and cipher it was stored with (encrypted under the key provider's current
+     * key, with a new nonce), everything after it in the file is zeroed, and the file, header
+     * included, is written and synced. Nothing happens when no section holds {@code offset}.
+     *
+     * @throws IOException if the write or sync failed (the caller keeps a copy of the file)
+     */
+    @Override
+    public void cutSections(int offset) throws IOException {
+        if (closed) {
+            throw new IOException(path() + " is closed");
+        }
+        if (offset < SEGMENT_HEADER_LENGTH || offset > plain.capacity()) {
+            throw new IllegalArgumentException("offset " + offset + " is outside the plain bytes of " + path() + " [64, "
+                    + plain.capacity() + ")");
+        }
+        int at = chain.forgetFrom(offset);
+        if (at < 0) {
+            return;
+        }
+        int codec = storedView.get(at + SectionDescriptor.CODEC_OFFSET);
+        int cipher = storedView.get(at + SectionDescriptor.CIPHER_OFFSET);
+        int start = chain.logicalEnd();
+        zero(plain, offset, plain.capacity());
+        zero(storedView, at, stored.size());
+        storeHeader();
+        int fileTo = at;
+        if (offset > start) {
+            try (SectionEncoder again = new SectionEncoder(BlockCompressors.compressionOf(codec), BlockCompressors.ZSTD_DEFAULT_LEVEL, cipher == SectionDescriptor.CIPHER_NONE
+                    ? Encryption.NONE : Encryption.AES_GCM, cipher == SectionDescriptor.CIPHER_NONE ? null : keys, stored.size())) {
+                again.startSegment(segmentId, salt);
+                fileTo = store(again, start, offset, at);
+            }
+        }
+        stored.flushHeaderAndRange(SEGMENT_HEADER_LENGTH, at, stored.size()); // the section, then zeros to the end
+        chain.appended(fileTo, Math.max(start, offset));
     }
 
     /**
@@ -171,7 +217,7 @@ final class SectionedWriteFile implements SegmentFile {
     }
 
     /** Stores plain {@code [start, to)} as one section at {@code fileFrom}; returns the file offset after it. */
-    private int store(int start, int to, int fileFrom) throws IOException {
+    private int store(SectionEncoder encoder, int start, int to, int fileFrom) throws IOException {
         plainView.limit(to).position(start);
         int room = stored.size() - fileFrom;
         int bound = encoder.maxSectionLength(to - start);

@@ -3,7 +3,9 @@ package dev.commitlog.tools;
 import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.crypto.KeyProvider;
 import dev.commitlog.crypto.KeyStoreKeyProvider;
+import dev.commitlog.disk.MappedStorageLayer;
 import dev.commitlog.repair.LogInspector;
+import dev.commitlog.repair.LogTruncator;
 import dev.commitlog.section.MissingKeyException;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -34,10 +36,16 @@ final class ToolKeys implements KeyProvider {
         this.aliasPrefix = aliasPrefix;
     }
 
-    /** Never asked: the tool writes no section. */
+    /**
+     * The keystore's highest key id: {@code truncate-after} encrypts the section its cut falls in
+     * again under it. Asked only after a section was decrypted, so a keystore was given.
+     */
     @Override
     public int currentKeyId() {
-        throw new UnsupportedOperationException("commitlog-tools reads logs and encrypts nothing");
+        if (keys == null) {
+            throw new IllegalStateException("no keystore was given: add --keystore FILE to cut an encrypted log");
+        }
+        return keys.currentKeyId();
     }
 
     @Override
@@ -53,6 +61,15 @@ final class ToolKeys implements KeyProvider {
     LogInspector.Summary walk(Path directory, long from, ReplayPolicy policy, LogInspector.Observer observer) throws IOException {
         try {
             return inspector.walk(directory, from, policy, observer);
+        } catch (MissingKeyException e) {
+            throw missingKey(e);
+        }
+    }
+
+    /** {@link LogTruncator#truncateAfter} with these keys, with a missing key told in the tool's terms. */
+    LogTruncator.Result truncateAfter(Path directory, long position, Path backup) throws IOException {
+        try {
+            return new LogTruncator(new MappedStorageLayer(), this).truncateAfter(directory, position, backup);
         } catch (MissingKeyException e) {
             throw missingKey(e);
         }

@@ -24,12 +24,18 @@ import picocli.CommandLine.Parameters;
                 + "position verify reports) or a segment file's base position.",
                 "Files it rewrites are first copied, and later segment files moved, into a backup directory; it prints what it did. "
                         + "Refuses (exit 3, nothing changed) if the log is open, if POSITION is not where a frame starts, or if the log "
-                        + "is damaged before POSITION. Afterwards the log opens under every replay policy, strict included."})
+                        + "is damaged before POSITION. Afterwards the log opens under every replay policy, strict included.",
+                "In a compressed or encrypted log the section POSITION falls in is stored again, holding only what comes before "
+                        + "POSITION, compressed and encrypted as it was (under the keystore's highest key id).",
+                KeyOptions.HELP})
 final class TruncateAfterCommand implements Callable<Integer> {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     @Mixin
     LogDirectory logDirectory;
+
+    @Mixin
+    KeyOptions keyOptions;
 
     @Parameters(index = "1", paramLabel = "POSITION", description = "the first log position to remove")
     long position;
@@ -45,7 +51,7 @@ final class TruncateAfterCommand implements Callable<Integer> {
             throw logDirectory.refuse("POSITION must be a log position (>= 0), not " + position);
         }
         Path backup = backupDirectory != null ? backupDirectory : defaultBackup(directory);
-        LogTruncator.Result result = new LogTruncator().truncateAfter(directory, position, backup);
+        LogTruncator.Result result = keyOptions.keys().truncateAfter(directory, position, backup);
         PrintWriter out = logDirectory.out();
         if (!result.changed()) {
             out.println("nothing to cut: nothing is written at or after position " + result.position() + "; the log ends at position "
@@ -62,7 +68,8 @@ final class TruncateAfterCommand implements Callable<Integer> {
             out.println("  " + file.getFileName() + ": moved to " + result.backupDirectory().resolve(file.getFileName()));
         }
         out.println("backup in " + result.backupDirectory() + " (to undo, with the log closed: copy its files back into " + directory + ")");
-        out.println("the log opens under every replay policy now; appends resume at position " + result.position());
+        out.println("the log opens under every replay policy now; appends resume at position " + result.position()
+                + " (or at the next segment's first position, when the cut segment is compressed, encrypted or recycled)");
         return ExitCode.OK;
     }
 

@@ -50,6 +50,8 @@ class EncryptedLogToolsTest {
     Path keysDir;
 
     private final List<Long> positions = new ArrayList<>();
+    /** How {@link #write} syncs: Batch (a section per record, one writer) unless a test says otherwise. */
+    private SyncMode syncMode = SyncMode.BATCH;
 
     /** A PKCS12 file holding one random 256-bit AES key under each alias, protected by {@link #PASSWORD}; plus its password file. */
     private Path keystore(String name, String... aliases) throws Exception {
@@ -80,7 +82,7 @@ class EncryptedLogToolsTest {
 
     /** Writes {@link #RECORDS} records into {@link #dir} through the engine, encrypted with the keystore's keys. */
     private void write(Compression compression, Path keystore, String aliasPrefix) throws Exception {
-        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(64 * 1024).compression(compression)
+        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(syncMode).segmentSize(64 * 1024).compression(compression)
                 .encryption(Encryption.AES_GCM).build();
         KeyStoreKeyProvider keys = KeyStoreKeyProvider.load(keystore, PASSWORD.toCharArray(), aliasPrefix);
         try (CommitLog log = CommitLog.open(config, CommitLogOptions.builder().noJmx().keyProvider(keys).build())) {
@@ -327,13 +329,30 @@ class EncryptedLogToolsTest {
     }
 
     @Test
-    void truncateAfterTakesNoKeyOptionsAndStillRefusesAnEncryptedLog() throws Exception {
+    void truncateAfterCutsAnEncryptedLogWithTheKeystoreAndRefusesWithoutIt() throws Exception {
+        syncMode = SyncMode.PERIODIC; // flushes of many records: the cut falls inside a section
         Path keystore = writeLz4Encrypted();
-        String line = refused(Map.of(), "truncate-after", dir, positions.get(KNOWN), "--keystore", keystore);
-        assertTrue(line.contains("Unknown options: '--keystore', '" + keystore + "'"), line);
+        Path password = passwordFile();
+        long cut = positions.get(KNOWN);
         Map<String, byte[]> before = TestLog.contents(dir);
-        line = ToolRun.of("truncate-after", dir, positions.get(KNOWN)).oneErrorLine(ExitCode.FAILED);
-        assertTrue(line.contains("holds sections"), line);
+        ToolRun refused = ToolRun.of("truncate-after", dir, cut);
+        assertEquals(ExitCode.FAILED, refused.exitCode(), refused.out() + refused.err());
+        assertTrue(refused.err().contains("encrypted under key id 1, which the tool cannot read: no keystore was given"), refused.err());
         assertUnchanged(before);
+
+        ToolRun truncated = ToolRun.of("truncate-after", dir, cut, "--keystore", keystore, "--keystore-password-file", password,
+                "--backup-dir", keysDir.resolve("backup")).succeeded(ExitCode.OK);
+        assertTrue(truncated.out().contains("position " + cut + " and everything after it removed; " + KNOWN + " records before it kept"),
+                truncated.out());
+        ToolRun verify = ToolRun.of("verify", dir, "--strict", "--keystore", keystore, "--keystore-password-file", password)
+                .succeeded(ExitCode.OK);
+        assertTrue(verify.outLines().get(0).startsWith("OK: " + KNOWN + " records verified (records at positions " + positions.get(0)
+                + " to " + positions.get(KNOWN - 1) + ")"), verify.out());
+        byte[] text = "secret payload".getBytes(StandardCharsets.US_ASCII);
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                assertFalse(contains(Files.readAllBytes(file), text), file + " holds plaintext after the cut");
+            }
+        }
     }
 }

@@ -11,7 +11,8 @@ import dev.commitlog.config.SyncMode;
 import dev.commitlog.crypto.KeyProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
@@ -20,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The tool over compressed and encrypted logs (segment format version 3): {@code verify},
  * {@code dump} and {@code stats} read a compressed log as they read a plain one; an encrypted one
- * stops with one line naming the key id the tool does not have; {@code truncate-after} refuses a
- * log holding sections and changes nothing.
+ * stops with one line naming the key id the tool does not have; {@code truncate-after} cuts a
+ * compressed log inside a section, after which it verifies under {@code --strict}.
  */
 class SectionedLogToolsTest {
     private static final int RECORDS = 300;
@@ -30,7 +31,12 @@ class SectionedLogToolsTest {
     Path dir;
 
     private void write(Compression compression, Encryption encryption) throws Exception {
-        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.BATCH).segmentSize(64 * 1024).compression(compression)
+        write(compression, encryption, SyncMode.BATCH);
+    }
+
+    /** Writes {@link #RECORDS} records; returns their positions. */
+    private List<Long> write(Compression compression, Encryption encryption, SyncMode mode) throws Exception {
+        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(mode).segmentSize(64 * 1024).compression(compression)
                 .encryption(encryption).build();
         CommitLogOptions.Builder options = CommitLogOptions.builder().noJmx();
         if (encryption == Encryption.AES_GCM) {
@@ -46,12 +52,14 @@ class SectionedLogToolsTest {
                 }
             });
         }
+        List<Long> positions = new ArrayList<>();
         try (CommitLog log = CommitLog.open(config, options.build())) {
             for (int i = 0; i < RECORDS; i++) {
                 byte[] record = ("{\"record\":" + i + ",\"text\":\"" + "compressible ".repeat(30) + "\"}").getBytes(StandardCharsets.US_ASCII);
-                log.append(record, 0, record.length);
+                positions.add(log.append(record, 0, record.length));
             }
         }
+        return positions;
     }
 
     @Test
@@ -74,15 +82,14 @@ class SectionedLogToolsTest {
     }
 
     @Test
-    void truncateAfterRefusesALogHoldingSections() throws Exception {
-        write(Compression.LZ4, Encryption.NONE);
-        Map<String, byte[]> before = TestLog.contents(dir);
-        String line = ToolRun.of("truncate-after", dir, 64).oneErrorLine(ExitCode.FAILED);
-        assertTrue(line.contains("holds sections"), line);
-        Map<String, byte[]> after = TestLog.contents(dir);
-        assertEquals(before.keySet(), after.keySet());
-        for (String file : before.keySet()) {
-            assertArrayEquals(before.get(file), after.get(file), file);
-        }
+    void truncateAfterCutsACompressedLogInsideASection() throws Exception {
+        List<Long> positions = write(Compression.LZ4, Encryption.NONE, SyncMode.PERIODIC); // flushes of many records
+        long cut = positions.get(RECORDS / 2);
+        ToolRun truncated = ToolRun.of("truncate-after", dir, cut, "--backup-dir", dir.resolveSibling(dir.getFileName() + "-backup"))
+                .succeeded(ExitCode.OK);
+        assertTrue(truncated.out().contains(RECORDS / 2 + " records before it kept"), truncated.out());
+        ToolRun verify = ToolRun.of("verify", dir, "--strict").succeeded(ExitCode.OK);
+        assertTrue(verify.outLines().get(0).startsWith("OK: " + RECORDS / 2 + " records verified (records at positions "
+                + positions.get(0) + " to " + positions.get(RECORDS / 2 - 1) + ")"), verify.out());
     }
 }
