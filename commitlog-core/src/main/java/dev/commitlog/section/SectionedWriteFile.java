@@ -79,7 +79,7 @@ final class SectionedWriteFile implements SegmentFile {
         this.keys = keys;
         this.salt = headerView.getInt(SegmentDescriptor.SALT_OFFSET);
         this.chain = new SectionChain(stored, plain, keys);
-        encoder.startSegment(headerView.getLong(SegmentDescriptor.SEGMENT_ID_OFFSET), salt);
+        encoder.startSegment(segmentId, salt);
         if (decode) {
             try {
                 chain.decodeTo(stored.size());
@@ -170,7 +170,7 @@ final class SectionedWriteFile implements SegmentFile {
             throw new IOException(path() + " is closed");
         }
         if (offset < SEGMENT_HEADER_LENGTH || offset > plain.capacity()) {
-            throw new IllegalArgumentException("offset " + offset + " is outside the plain bytes of " + path() + " [64, "
+            throw new IllegalArgumentException("offset " + offset + " is outside the plain bytes of " + path() + " (64 to "
                     + plain.capacity() + ")");
         }
         int at = chain.forgetFrom(offset);
@@ -185,8 +185,9 @@ final class SectionedWriteFile implements SegmentFile {
         storeHeader();
         int fileTo = at;
         if (offset > start) {
-            try (SectionEncoder again = new SectionEncoder(BlockCompressors.compressionOf(codec), BlockCompressors.ZSTD_DEFAULT_LEVEL, cipher == SectionDescriptor.CIPHER_NONE
-                    ? Encryption.NONE : Encryption.AES_GCM, cipher == SectionDescriptor.CIPHER_NONE ? null : keys, stored.size())) {
+            boolean encrypted = cipher != SectionDescriptor.CIPHER_NONE;
+            try (SectionEncoder again = new SectionEncoder(BlockCompressors.compressionOf(codec), BlockCompressors.ZSTD_DEFAULT_LEVEL,
+                    encrypted ? Encryption.AES_GCM : Encryption.NONE, encrypted ? keys : null, stored.size())) {
                 again.startSegment(segmentId, salt);
                 fileTo = store(again, start, offset, at);
             }
