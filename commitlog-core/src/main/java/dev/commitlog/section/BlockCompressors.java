@@ -28,11 +28,8 @@ public final class BlockCompressors {
 
     /** The compressor for a codec id read from a section header, for decoding; null for none or an unknown id. */
     static BlockCompressor forCodecId(int codecId) {
-        return switch (codecId) {
-            case SectionDescriptor.CODEC_LZ4 -> create(Compression.LZ4, 0);
-            case SectionDescriptor.CODEC_ZSTD -> create(Compression.ZSTD, ZSTD_DEFAULT_LEVEL); // the level only matters when compressing
-            default -> null;
-        };
+        Compression compression = compressionOf(codecId);
+        return compression == Compression.NONE ? null : create(compression, ZSTD_DEFAULT_LEVEL); // the level only matters when compressing
     }
 
     /** The setting a codec id read from a section header stands for (an unknown id reads as none: such a section never verified). */
