@@ -124,7 +124,7 @@ public final class LogTruncator {
         }
         List<SegmentHeader> headers = headers(segments);
         Cut cut = locate(segments, headers, position);
-        long recordsKept = checkBefore(segments, cut);
+        long recordsKept = checkBefore(segments, headers, cut);
 
         int kept = cut.offset() > 0 ? cut.index() + 1 : cut.index();
         List<Path> rewrite = new ArrayList<>();
@@ -218,7 +218,7 @@ public final class LogTruncator {
     }
 
     /** Walks everything before the cut strictly: it must all verify and end exactly at the cut. */
-    private long checkBefore(List<SegmentRef> segments, Cut cut) throws IOException {
+    private long checkBefore(List<SegmentRef> segments, List<SegmentHeader> headers, Cut cut) throws IOException {
         boolean inside = cut.offset() > 0;
         List<SegmentRef> walked = segments.subList(0, inside ? cut.index() + 1 : cut.index());
         long limit = inside ? cut.position() : Long.MAX_VALUE;
@@ -230,13 +230,30 @@ public final class LogTruncator {
         } catch (CorruptLogException e) {
             throw new CommitLogException("the log is damaged before position " + cut.position() + ": " + e.reason() + " at position "
                     + e.position() + " (" + e.file().getFileName() + ", offset " + e.offset() + "); cut at " + e.position()
-                    + " or before it");
+                    + " or before it" + interruptedCutHint(segments, headers, e.file()));
         }
         if (end.position() != cut.position()) {
             throw new CommitLogException("position " + cut.position() + " is not where a frame starts: reading from the start of the log, "
                     + "the first place at or after it where the log can be cut is position " + end.position() + " (dump shows every record's position)");
         }
         return walker.records();
+    }
+
+    /**
+     * A cut in a compressed or encrypted segment rewrites the section it falls in, in place: an
+     * interrupted one can leave that section torn, and the records before the cut in it are then in
+     * the earlier run's backup, not lost. Said when the damage is in such a segment.
+     */
+    private static String interruptedCutHint(List<SegmentRef> segments, List<SegmentHeader> headers, Path damaged) {
+        for (int i = 0; i < segments.size(); i++) {
+            SegmentHeader header = headers.get(i);
+            if (segments.get(i).path().equals(damaged) && header != null
+                    && header.version() == SegmentDescriptor.FORMAT_VERSION_SECTIONS) {
+                return "; if a truncate-after of this log was interrupted, copy " + damaged.getFileName()
+                        + " back from its backup directory first";
+            }
+        }
+        return "";
     }
 
     /** Whether the file holds any non-zero byte at or after {@code offset}. */

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.commitlog.CommitLog;
+import dev.commitlog.CommitLogException;
 import dev.commitlog.CommitLogOptions;
 import dev.commitlog.SectionedLogs;
 import dev.commitlog.config.CommitLogConfig;
@@ -16,6 +18,10 @@ import dev.commitlog.config.ReplayPolicy;
 import dev.commitlog.config.SyncMode;
 import dev.commitlog.crypto.KeyProvider;
 import dev.commitlog.disk.MappedStorageLayer;
+import dev.commitlog.section.SectionBytes;
+import dev.commitlog.section.SectionDescriptor;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +31,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -105,6 +112,51 @@ class SectionedTruncationTest {
                 }
             }
         }
+    }
+
+    /**
+     * An interrupted cut can leave the section it rewrites torn: a second run then refuses, as
+     * for any damage before the cut, and says to copy the segment back from the backup first;
+     * with it copied back, the cut goes through. Fails when the refusal does not say so.
+     */
+    @Test
+    void aCutRefusedForATornSectionSaysToCopyTheSegmentBackFromTheBackup() throws Exception {
+        CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC).syncPeriod(Duration.ofSeconds(30))
+                .segmentSize(64 * 1024).compression(Compression.LZ4).build();
+        List<Long> positions = new ArrayList<>();
+        Random random = new Random(9);
+        try (CommitLog log = CommitLog.open(config, CommitLogOptions.builder().noJmx().build())) {
+            for (int i = 0; i < RECORDS; i++) {
+                byte[] record = SectionedLogs.json(random, i, 150 + random.nextInt(250));
+                positions.add(log.append(record, 0, record.length));
+            }
+        }
+        long position = positions.get(RECORDS / 2 + 7);
+        Path torn = null;
+        byte[] original = null;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList()) {
+                byte[] bytes = Files.readAllBytes(file);
+                for (int at : SectionBytes.sectionOffsets(bytes)) {
+                    if (torn == null && SectionBytes.logicalEnd(bytes, at) > position
+                            && ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong(at + SectionDescriptor.LOGICAL_START_OFFSET) <= position) {
+                        torn = file;
+                        original = bytes.clone();
+                        Arrays.fill(bytes, at + SectionDescriptor.HEADER_LENGTH, at + SectionDescriptor.HEADER_LENGTH + 64, (byte) 0x5a); // the rewrite stopped part way
+                        Files.write(file, bytes);
+                    }
+                }
+            }
+        }
+        assertNotNull(torn, "a section holds position " + position);
+        Path tornFile = torn;
+        CommitLogException refused = assertThrows(CommitLogException.class,
+                () -> new LogTruncator().truncateAfter(dir, position, backups.resolve("second")));
+        assertTrue(refused.getMessage().contains("if a truncate-after of this log was interrupted, copy " + tornFile.getFileName()
+                + " back from its backup directory first"), refused.getMessage());
+
+        Files.write(torn, original);
+        assertEquals(RECORDS / 2 + 7, new LogTruncator().truncateAfter(dir, position, backups.resolve("third")).recordsKept());
     }
 
     private static boolean contains(byte[] haystack, byte[] needle) {
