@@ -73,14 +73,7 @@ class SectionedTruncationTest {
         }
         List<Long> positions = new ArrayList<>();
         List<byte[]> records = new ArrayList<>();
-        Random random = new Random(7);
-        try (CommitLog log = CommitLog.open(config, options.build())) {
-            for (int i = 0; i < RECORDS; i++) {
-                byte[] record = SectionedLogs.json(random, i, 150 + random.nextInt(250));
-                records.add(record);
-                positions.add(log.append(record, 0, record.length));
-            }
-        }
+        append(config, options.build(), 7, records, positions);
         int cutAt = RECORDS / 2 + 7;
         long position = positions.get(cutAt);
 
@@ -124,13 +117,7 @@ class SectionedTruncationTest {
         CommitLogConfig config = CommitLogConfig.builder(dir).syncMode(SyncMode.PERIODIC).syncPeriod(Duration.ofSeconds(30))
                 .segmentSize(64 * 1024).compression(Compression.LZ4).build();
         List<Long> positions = new ArrayList<>();
-        Random random = new Random(9);
-        try (CommitLog log = CommitLog.open(config, CommitLogOptions.builder().noJmx().build())) {
-            for (int i = 0; i < RECORDS; i++) {
-                byte[] record = SectionedLogs.json(random, i, 150 + random.nextInt(250));
-                positions.add(log.append(record, 0, record.length));
-            }
-        }
+        append(config, CommitLogOptions.builder().noJmx().build(), 9, new ArrayList<>(), positions);
         long position = positions.get(RECORDS / 2 + 7);
         Path torn = null;
         byte[] original = null;
@@ -157,6 +144,19 @@ class SectionedTruncationTest {
 
         Files.write(torn, original);
         assertEquals(RECORDS / 2 + 7, new LogTruncator().truncateAfter(dir, position, backups.resolve("third")).recordsKept());
+    }
+
+    /** Appends {@link #RECORDS} JSON-like records of 150-399 bytes, made from {@code seed}; adds each and its position. */
+    private static void append(CommitLogConfig config, CommitLogOptions options, long seed, List<byte[]> records, List<Long> positions)
+            throws Exception {
+        Random random = new Random(seed);
+        try (CommitLog log = CommitLog.open(config, options)) {
+            for (int i = 0; i < RECORDS; i++) {
+                byte[] record = SectionedLogs.json(random, i, 150 + random.nextInt(250));
+                records.add(record);
+                positions.add(log.append(record, 0, record.length));
+            }
+        }
     }
 
     private static boolean contains(byte[] haystack, byte[] needle) {

@@ -6,11 +6,11 @@ import dev.commitlog.bench.sut.FlushCounters;
 import dev.commitlog.bench.sut.SystemUnderTest;
 import dev.commitlog.bench.sweep.CellResults;
 import dev.commitlog.bench.sweep.CellThreads;
+import dev.commitlog.bench.sweep.LogSections;
 import dev.commitlog.bench.sweep.ProcessCpu;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
@@ -48,9 +48,7 @@ public final class SlicedDuel {
     private volatile int state;
 
     public SlicedDuel(Contender a, Contender b, int threads, DuelTiming timing, byte[][] records) {
-        if (Integer.bitCount(records.length) != 1 || Arrays.stream(records).anyMatch(r -> r.length != records[0].length)) {
-            throw new IllegalArgumentException(records.length + " records: a power of two of them, all of one length");
-        }
+        LogSections.checked(records);
         this.a = a;
         this.b = b;
         this.threads = threads;

@@ -6,7 +6,6 @@ import dev.commitlog.bench.sut.CommitLogContender;
 import dev.commitlog.bench.sut.Discarder;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
@@ -34,14 +33,11 @@ final class AsyncCell {
 
     AsyncCell(CommitLogContender contender, int submitters, int inFlight, CellTiming timing, byte[][] records,
               DeviceWrites device) {
-        if (Integer.bitCount(records.length) != 1 || Arrays.stream(records).anyMatch(r -> r.length != records[0].length)) {
-            throw new IllegalArgumentException("records: a power of two of them, all of one length");
-        }
         this.contender = contender;
         this.submitters = submitters;
         this.inFlight = inFlight;
         this.timing = timing;
-        this.records = records;
+        this.records = LogSections.checked(records);
         this.device = device;   // every asynchronous mode completes an append once it is durable
     }
 

@@ -6,7 +6,6 @@ import dev.commitlog.bench.sut.Contender;
 import dev.commitlog.bench.sut.SystemUnderTest;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
@@ -38,10 +37,7 @@ final class Cell {
         this.contender = contender;
         this.threads = threads;
         this.timing = timing;
-        if (Integer.bitCount(records.length) != 1 || Arrays.stream(records).anyMatch(r -> r.length != records[0].length)) {
-            throw new IllegalArgumentException(records.length + " records: a power of two of them, all of one length");
-        }
-        this.records = records;
+        this.records = LogSections.checked(records);
         this.device = contender.durable() ? device : DeviceWrites.NONE;
     }
 

@@ -5,6 +5,7 @@ import dev.commitlog.config.Compression;
 import dev.commitlog.config.Encryption;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -62,6 +63,19 @@ public record LogSections(Compression compression, Encryption encryption, boolea
      */
     public byte[] record(int bytes) {
         return records(bytes, 1)[0];
+    }
+
+    /**
+     * {@code records} as every closed-loop or asynchronous writer cycles through them: a power of two
+     * of them (a writer's turn is masked), all of one length.
+     *
+     * @throws IllegalArgumentException otherwise
+     */
+    public static byte[][] checked(byte[][] records) {
+        if (Integer.bitCount(records.length) != 1 || Arrays.stream(records).anyMatch(r -> r.length != records[0].length)) {
+            throw new IllegalArgumentException(records.length + " records: a power of two of them, all of one length");
+        }
+        return records;
     }
 
     /**
