@@ -82,14 +82,15 @@ class RaftReElectionTest {
             RaftTestCluster.await("the old leader's log to match the new leader's", CATCH_UP_TIMEOUT,
                     () -> oldLeader.storage.getLastLogIndex() == newLeader.storage.getLastLogIndex());
 
-            for (Member member : cluster.members()) {
-                cluster.stop(member);
-            }
-            List<LogEntry> leaderLog = cluster.entriesOnDisk(newLeader);
+            Member leader = cluster.awaitLeader(LEADER_TIMEOUT);
+            RaftTestCluster.await("every log to end where the leader's does", CATCH_UP_TIMEOUT,
+                    () -> cluster.running().stream().allMatch(m -> m.storage.getLastLogIndex() == leader.storage.getLastLogIndex()));
+            cluster.stopAllLeaderLast();
+            List<LogEntry> leaderLog = cluster.entriesOnDisk(leader);
             for (Member member : cluster.members()) {
                 List<LogEntry> log = cluster.entriesOnDisk(member);
                 assertEquals(List.of(), uncommittedOps(log), member.peer + ": uncommitted operations left in the log on disk");
-                assertSameLog(leaderLog, log, member.peer + " against the new leader " + newLeader.peer);
+                assertSameLog(leaderLog, log, member.peer + " against the leader " + leader.peer);
             }
 
             // Every node replays its log to the acknowledged operations, and the group goes on.

@@ -214,6 +214,23 @@ final class RaftTestCluster implements AutoCloseable {
         member.log = null;
     }
 
+    /**
+     * Stops every running node, followers first and leaders last. Stopped in any other order, the
+     * nodes still running may elect a leader for a new term, which logs its configuration entry on
+     * them but not on the nodes already stopped, so logs compared on disk afterwards differ.
+     */
+    void stopAllLeaderLast() throws InterruptedException {
+        List<Member> order = new ArrayList<>();
+        List<Member> leaders = new ArrayList<>();
+        for (Member member : running()) {
+            (member.node.isLeader() ? leaders : order).add(member);
+        }
+        order.addAll(leaders);
+        for (Member member : order) {
+            stop(member);
+        }
+    }
+
     Member member(PeerId peer) {
         return members.get(peer);
     }
