@@ -104,7 +104,8 @@ class ProcessKillTest {
         Path logDir = null;
         Map<Id, Long> acknowledged = new HashMap<>();
         long[] discardedTo = {0}; // the highest position the child said it discards up to, in this directory
-        for (int c = 0; c < cycles; c++) {
+        // A slow machine may append too little in the cycles asked for to reach a discard: up to as many again then.
+        for (int c = 0; c < cycles || (totals.discards == 0 && c < 2 * cycles); c++) {
             int cycle = c;
             if (cycle % CYCLES_PER_DIRECTORY == 0) {
                 logDir = Files.createDirectories(dir.resolve("log-" + cycle));
@@ -138,7 +139,7 @@ class ProcessKillTest {
             lastDiscardedTo = discardedTo[0];
             totals.verified += verify(logDir, mode, acknowledged, cycle, seed);
         }
-        assertTrue(totals.acknowledged > cycles, "the children acknowledged records: " + totals);
+        assertTrue(totals.acknowledged > totals.kills, "the children acknowledged records: " + totals);
         assertTrue(totals.discards > 0, "the children discarded: " + totals);
         return totals;
     }
