@@ -22,8 +22,7 @@ final class BatchPolicy implements SyncPolicy {
 
     @Override
     public void awaitWork(FlushControl control) {
-        control.parkUntil(leaderFollower != null ? FlushControl.Wake.REQUEST : FlushControl.Wake.REQUEST_OR_DATA,
-                FlushControl.NO_TIMEOUT);
+        control.park(leaderFollower != null ? FlushControl.Wake.REQUEST : FlushControl.Wake.REQUEST_OR_DATA);
     }
 
     @Override

@@ -7,10 +7,7 @@ import dev.commitlog.segment.SegmentSyncer;
  * and nothing of the engine's state. The engine implements it; tests of a policy can too.
  */
 interface FlushControl {
-    /** A timeout that never runs out: {@link #parkUntil} returns only when woken. */
-    long NO_TIMEOUT = Long.MAX_VALUE;
-
-    /** What ends the sync thread's wait in {@link #parkUntil}, besides the engine stopping. */
+    /** What ends the sync thread's wait in {@link #park} and {@link #parkUntil}, besides the engine stopping. */
     enum Wake {
         /** An appender, or a caller of {@code sync()}, asked for a flush. */
         REQUEST,
@@ -19,11 +16,19 @@ interface FlushControl {
     }
 
     /**
-     * Sync thread: returns when {@code wake} holds, when the engine stops, or after
-     * {@code timeoutNanos} ({@link #NO_TIMEOUT}: never). An untimed wait spins briefly before it
-     * parks; a timed one parks at once (its caller waits for a period, not for an appender).
+     * Sync thread: returns when {@code wake} holds or the engine stops. It spins briefly before it
+     * parks (the wake is usually an appender, a few microseconds away).
      */
-    void parkUntil(Wake wake, long timeoutNanos);
+    void park(Wake wake);
+
+    /**
+     * Sync thread: returns when {@code wake} holds, when the engine stops, or once the policy's
+     * clock reaches {@code deadlineNanos}. It parks at once (its caller waits for a period, not
+     * for an appender). A deadline, not a timeout: a timeout would be turned into a deadline by a
+     * second read of the clock, and a clock moved between the two reads (a test's) would push the
+     * deadline out by the move.
+     */
+    void parkUntil(Wake wake, long deadlineNanos);
 
     /** One flush of what is published, unless another thread holds the flush role. */
     FlushAttempt tryFlush();

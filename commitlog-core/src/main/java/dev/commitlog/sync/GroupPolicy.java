@@ -23,7 +23,7 @@ final class GroupPolicy implements SyncPolicy {
 
     @Override
     public void awaitWork(FlushControl control) {
-        control.parkUntil(FlushControl.Wake.REQUEST_OR_DATA, FlushControl.NO_TIMEOUT);
+        control.park(FlushControl.Wake.REQUEST_OR_DATA);
     }
 
     @Override

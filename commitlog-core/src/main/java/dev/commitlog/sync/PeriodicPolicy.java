@@ -93,7 +93,7 @@ final class PeriodicPolicy implements SyncPolicy {
     @Override
     public void awaitWork(FlushControl control) {
         // A blocked appender's request cuts it short.
-        control.parkUntil(FlushControl.Wake.REQUEST, Math.max(0, nextPassNanos - clock.getAsLong()));
+        control.parkUntil(FlushControl.Wake.REQUEST, nextPassNanos);
     }
 
     /** A pass; the next is due a period after this one began (at once if this one takes longer). */

@@ -57,7 +57,7 @@ public final class SyncEngine implements SyncService, FlushControl {
     private final DiskFullRetry diskFull;
     private final Thread thread;
     /**
-     * What a timed {@link #parkUntil} measures its timeout in: the clock the policy computed it
+     * What {@link #parkUntil} measures its deadline in: the clock the policy computed it
      * from (Periodic's next pass), so that whoever controls the policy's clock (a test) also
      * controls when the sync thread wakes. {@link #NANO_TIME} in a log. The engine's other waits
      * stay on {@link System#nanoTime}: the close drain's bound must run out even while a test's
@@ -249,9 +249,16 @@ public final class SyncEngine implements SyncService, FlushControl {
      * requests, fences, then reads {@code parked}), so a request is never lost while it parks.
      */
     @Override
-    public void parkUntil(Wake wake, long timeoutNanos) {
-        boolean timed = timeoutNanos != NO_TIMEOUT;
-        long deadline = timed ? clock.getAsLong() + timeoutNanos : 0;
+    public void park(Wake wake) {
+        parkUntil(wake, false, 0);
+    }
+
+    @Override
+    public void parkUntil(Wake wake, long deadlineNanos) {
+        parkUntil(wake, true, deadlineNanos);
+    }
+
+    private void parkUntil(Wake wake, boolean timed, long deadline) {
         for (int spins = 0; running && !woken(wake); spins++) {
             if (!timed && spins < IDLE_SPINS) {
                 Thread.onSpinWait();
