@@ -27,14 +27,21 @@ class BenchClusterTest {
         cluster.start(TIMEOUT);
         try (ClosedLoopLoad load = new ClosedLoopLoad(cluster, 4, 64)) {
             load.start();
-            while (load.committed() < 50) {
+            // Until each group has entries: a group whose leader is elected later gets none of the first commits.
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (load.committed() < 50 || !bothGroupsPast(cluster.settledLastIndexes(), 10)) {
+                assertTrue(System.nanoTime() < deadline, "both groups take entries within " + TIMEOUT);
                 Thread.sleep(10);
             }
             assertTrue(load.stop(TIMEOUT), "load drained");
         }
         long[][] before = cluster.settledLastIndexes();
-        assertTrue(before[0][0] > 10 && before[0][1] > 10, "both groups took entries");
+        assertTrue(bothGroupsPast(before, 10), "both groups took entries");
         return before;
+    }
+
+    private static boolean bothGroupsPast(long[][] lastIndexes, long index) {
+        return lastIndexes[0][0] > index && lastIndexes[0][1] > index;
     }
 
     @Test
