@@ -130,8 +130,7 @@ class DiskFullWhileFlushingTest {
                 byte[] bytes = record(1, seq);
                 appended.put(log.append(bytes, 0, bytes.length), bytes);
             }
-            Thread.sleep(200);
-            assertTrue(disk.noSpaceFailures() >= 2, "periodic flushes are retried too");
+            awaitNoSpaceFailures(disk, 2); // periodic flushes are retried too
             assertEquals(durableBefore, log.durablePosition(), "nothing becomes durable while the disk is full");
             disk.freeSpace();
             log.sync();

@@ -59,7 +59,8 @@ class PeriodicLagBlockTest {
             for (int i = 0; i < 100; i++) {
                 log.append(record, 0, record.length);
             }
-            assertTrue(System.nanoTime() - before < TimeUnit.MILLISECONDS.toNanos(150), "unblocked appends return at once");
+            // Microseconds each on the simulated disk; the bound is for the first appends' class loading on a busy machine.
+            assertTrue(System.nanoTime() - before < TimeUnit.SECONDS.toNanos(1), "unblocked appends return at once");
 
             storage.blockFlushes();
             CompletableFuture<Long> blocked;

@@ -91,6 +91,8 @@ class PeriodicSyncEngineTest extends SyncEngineContractTest {
         long first = rig.append(RECORD).end();
         letAFlushFallDue(rig);
         rig.awaitDurable(first);
+        // The pass publishes the durable position before it stops the lag clock: wait until it is over.
+        awaitWaiting("the sync thread, its pass over", rig.syncThread);
 
         rig.device.holdFlushes(); // a pass that finds the next append holds it: the append cannot be covered on return
         rig.clock.advance(LAG_BLOCK.multipliedBy(10));

@@ -69,10 +69,13 @@ class GroupDropTest {
     @Test
     void aDroppedLaggingGroupNoLongerHoldsTheSegments() throws IOException, InterruptedException {
         fill();
-        long filled = fixture.segmentFiles();
+        List<String> filledNames = fixture.segmentFileNames();
+        long filled = filledNames.size();
         assertTrue(fixture.storage("group-a").truncatePrefix(ENTRIES - 10));
         assertTrue(fixture.storage("group-b").truncatePrefix(ENTRIES - 10));
-        assertEquals(filled, fixture.segmentFiles(), "group-c holds every segment");
+        // Every one still there; the allocator may have renamed the next segment into place meanwhile.
+        assertTrue(fixture.segmentFileNames().containsAll(filledNames), "group-c holds every segment: " + filledNames
+                + " before group-a and group-b truncated, " + fixture.segmentFileNames() + " after");
         int droppedId = fixture.shared.group("group-c").id;
 
         fixture.drop("group-c"); // compacts on its own: the cut moves by far more than a segment

@@ -364,10 +364,11 @@ class IndexCheckpointFilesTest {
             assertEquals(0, shared.checkpoints().written(), "less than a segment appended");
             work(shared, 2, 400);
             assertTrue(shared.log().durablePosition() > SEGMENT);
-            for (int i = 0; i < 100 && shared.checkpoints().written() == 0; i++) {
+            // Due within a second or two; the bound leaves room for a busy disk (the write fsyncs and renames).
+            for (int i = 0; i < 600 && shared.checkpoints().written() == 0; i++) {
                 Thread.sleep(50);
             }
-            assertTrue(shared.checkpoints().written() >= 1, "a checkpoint within a second or two of the segment");
+            assertTrue(shared.checkpoints().written() >= 1, "a checkpoint within 30 s of the segment");
         }
     }
 

@@ -174,7 +174,8 @@ class MultiGroupClusterTest {
             awaitAllEqual(acknowledged);
 
             // Restart the host that leads group 0: every group on it replays from the one shared log.
-            Host restarted = hosts.stream().filter(h -> h.members.get(0).node.isLeader()).findFirst().orElseThrow();
+            Member groupZeroLeader = awaitLeader(0);
+            Host restarted = hosts.stream().filter(h -> h.members.get(0) == groupZeroLeader).findFirst().orElseThrow();
             List<Long> lastIndexes = restarted.members.stream().map(m -> m.node.getLastLogIndex()).toList();
             stop(restarted);
             applyToAllGroups(acknowledged, 50);

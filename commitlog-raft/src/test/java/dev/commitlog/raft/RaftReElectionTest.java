@@ -48,6 +48,9 @@ class RaftReElectionTest {
     @Test
     void rejoiningLeaderTruncatesItsConflictingUncommittedTail() throws Exception {
         try (RaftTestCluster cluster = new RaftTestCluster(directory, 3, SyncMode.BATCH, false)) {
+            // The isolated leader must still lead once both followers have stopped (closing a log
+            // waits for its next segment's paced zeros): a lease of 1.8 s, not 0.54.
+            cluster.electionTimeout(Duration.ofSeconds(2));
             cluster.startAll();
             Member oldLeader = cluster.awaitLeader(LEADER_TIMEOUT);
             List<Long> acknowledged = new ArrayList<>(applyAll(oldLeader, 0, 50));

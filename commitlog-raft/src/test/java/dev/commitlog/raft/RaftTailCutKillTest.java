@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -144,15 +145,29 @@ class RaftTailCutKillTest {
 
     /** Every node's log, entry for entry (term and operation), is the same, and none holds a doomed operation. */
     private static void assertSameLogs(ProcessCluster cluster) throws Exception {
-        List<String> first = cluster.entries(0);
+        // The logs are read one node after another: an election in between adds its configuration entry to some only.
+        List<List<String>> logs = entriesOfEveryNode(cluster);
+        for (long deadline = System.nanoTime() + TIMEOUT.toNanos(); !logs.stream().allMatch(logs.get(0)::equals)
+                && System.nanoTime() < deadline; logs = entriesOfEveryNode(cluster)) {
+            Thread.sleep(50);
+        }
+        List<String> first = logs.get(0);
         for (int i = 0; i < ProcessCluster.NODES; i++) {
-            List<String> entries = cluster.entries(i);
+            List<String> entries = logs.get(i);
             for (String entry : entries.subList(1, entries.size())) {
                 String op = entry.substring(entry.indexOf('/') + 1);
                 assertTrue(op.equals("-") || Long.parseLong(op) < DOOMED_BASE, "node " + i + " still logs the uncommitted " + entry);
             }
             assertEquals(first, entries, "node " + i + "'s log against node 0's");
         }
+    }
+
+    private static List<List<String>> entriesOfEveryNode(ProcessCluster cluster) throws Exception {
+        List<List<String>> logs = new ArrayList<>();
+        for (int i = 0; i < ProcessCluster.NODES; i++) {
+            logs.add(cluster.entries(i));
+        }
+        return logs;
     }
 
     private static void await(CountDownLatch latch, NodeProcess node, String what) throws InterruptedException {

@@ -48,6 +48,8 @@ final class RaftTestCluster implements AutoCloseable {
     private final Configuration conf = new Configuration();
     private final Path root;
     private final Map<PeerId, Member> members = new LinkedHashMap<>();
+    /** For nodes started from now on. */
+    private int electionTimeoutMs = ELECTION_TIMEOUT_MS;
 
     /** One running (or stopped) node. */
     static final class Member {
@@ -89,6 +91,15 @@ final class RaftTestCluster implements AutoCloseable {
             members.put(peer, new Member(peer, root.resolve("node-" + i), conf));
         }
         this.root = root;
+    }
+
+    /**
+     * Sets the election timeout of the nodes started from now on. A leader keeps its lease for 90%
+     * of it after it last heard from a majority: a test that needs a leader to go on taking tasks
+     * after its followers stop must stop them within that.
+     */
+    void electionTimeout(Duration timeout) {
+        electionTimeoutMs = Math.toIntExact(timeout.toMillis());
     }
 
     /**
@@ -155,7 +166,7 @@ final class RaftTestCluster implements AutoCloseable {
         });
         options.setFsm(member.fsm);
         options.setInitialConf(member.initialConf.copy());
-        options.setElectionTimeoutMs(ELECTION_TIMEOUT_MS);
+        options.setElectionTimeoutMs(electionTimeoutMs);
         options.setLogUri(member.dir.resolve("log").toString());
         options.setRaftMetaUri(member.dir.resolve("meta").toString());
         if (snapshots) {

@@ -153,9 +153,15 @@ final class SharedLogFixture implements AutoCloseable {
     }
 
     long segmentFiles() {
+        return segmentFileNames().size();
+    }
+
+    /** The segment files' names, in order. */
+    List<String> segmentFileNames() {
         try (Stream<Path> files = Files.list(directory)) {
             return files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.startsWith(SegmentDescriptor.FILE_PREFIX) && n.endsWith(SegmentDescriptor.FILE_SUFFIX)).count();
+                    .filter(n -> n.startsWith(SegmentDescriptor.FILE_PREFIX) && n.endsWith(SegmentDescriptor.FILE_SUFFIX)).sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -41,7 +41,9 @@ class MeasuredWindowTest {
 
         assumeTrue(warmupCpu[0] >= 150_000_000L, "the machine gave the warmup's spinner only " + warmupCpu[0] + " ns");
         assertTrue(window.cpuNanos() >= 0, "measured");
-        assertTrue(window.cpuNanos() < 80_000_000L, window.cpuNanos() + " ns of CPU in a 200 ms window with nothing "
+        // A window that counted the warmup would hold at least the spinner's CPU. Below that, not a fixed figure: the
+        // process CPU includes the JIT, the GC and earlier tests' threads, which a busy machine may run now.
+        assertTrue(window.cpuNanos() < warmupCpu[0], window.cpuNanos() + " ns of CPU in a 200 ms window with nothing "
                 + "busy, after a warmup that spun for " + warmupCpu[0] + " ns");
     }
 }
