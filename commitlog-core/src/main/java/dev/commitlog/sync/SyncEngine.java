@@ -243,11 +243,6 @@ public final class SyncEngine implements SyncService, FlushControl {
         parkedForRole = false;
     }
 
-    /**
-     * The one park of the sync thread (Dekker's handshake with {@link #requestFlush()}: the volatile
-     * write of {@code parked}, then the re-read of the condition; an appender publishes or
-     * requests, fences, then reads {@code parked}), so a request is never lost while it parks.
-     */
     @Override
     public void park(Wake wake) {
         parkUntil(wake, false, 0);
@@ -258,6 +253,11 @@ public final class SyncEngine implements SyncService, FlushControl {
         parkUntil(wake, true, deadlineNanos);
     }
 
+    /**
+     * The one park of the sync thread (Dekker's handshake with {@link #requestFlush()}: the volatile
+     * write of {@code parked}, then the re-read of the condition; an appender publishes or
+     * requests, fences, then reads {@code parked}), so a request is never lost while it parks.
+     */
     private void parkUntil(Wake wake, boolean timed, long deadline) {
         for (int spins = 0; running && !woken(wake); spins++) {
             if (!timed && spins < IDLE_SPINS) {
