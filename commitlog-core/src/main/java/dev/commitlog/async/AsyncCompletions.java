@@ -28,6 +28,10 @@ import org.slf4j.LoggerFactory;
  *       none is ever completed normally afterwards, since the durable position never moves again.
  *       The durable position is re-read after the failure or closing flag is seen, never before:
  *       a read from before could miss the last flush and fail records that are durable.</li>
+ *   <li>Memory stays bounded under thread churn: each registration drops the rings of submitters
+ *       that have ended and whose entries are all completed ({@link CompletionRing#retired}), so
+ *       the rings kept are those of live submitters and of ended ones with entries still pending.
+ *       A ring dropped while the completion thread iterates an older array is empty there.</li>
  *   <li>The completion thread parks when every ring is empty; a submitter unparks it after adding an
  *       entry (Dekker handshake on {@code idle}: the ring's volatile tail, a fence, the read of idle;
  *       the completion thread's volatile write of idle, then the re-read of the rings).</li>
@@ -56,19 +60,33 @@ public final class AsyncCompletions implements Runnable {
         this.waiter = new Waiter(thread, AppenderMetrics.unrecorded(thread));
     }
 
-    /** A new ring for the calling submitter thread; the first one starts the completion thread. */
+    /**
+     * A new ring for the calling submitter thread, which owns it; the first one starts the
+     * completion thread. Drops the rings of ended submitters with nothing left to complete.
+     */
     public Submitter register() {
-        CompletionRing ring = new CompletionRing(ringCapacity);
+        CompletionRing ring = new CompletionRing(ringCapacity, Thread.currentThread());
         synchronized (this) {
             if (!started) {
                 started = true;
                 thread.start();
             }
-            CompletionRing[] grown = Arrays.copyOf(rings, rings.length + 1);
-            grown[grown.length - 1] = ring;
-            rings = grown;
+            CompletionRing[] kept = new CompletionRing[rings.length + 1];
+            int count = 0;
+            for (CompletionRing existing : rings) {
+                if (!existing.retired()) {
+                    kept[count++] = existing;
+                }
+            }
+            kept[count++] = ring;
+            rings = Arrays.copyOf(kept, count);
         }
         return new Submitter(ring);
+    }
+
+    /** How many rings the completion thread scans. */
+    int rings() {
+        return rings.length;
     }
 
     /** One thread's handle for submitting; not thread-safe. */

@@ -15,6 +15,8 @@ import java.util.concurrent.CompletableFuture;
  * time a flush covers a record, its entry is visible to the completion thread.
  */
 final class CompletionRing {
+    /** The submitting thread that owns the ring. */
+    private final Thread owner;
     private final long[] positions;
     private final long[] ends;
     private final Object[] targets;
@@ -24,7 +26,8 @@ final class CompletionRing {
     private volatile long head;
     private volatile long tail;
 
-    CompletionRing(int capacity) {
+    CompletionRing(int capacity, Thread owner) {
+        this.owner = owner;
         int size = Integer.highestOneBit(Math.max(2, capacity) - 1) << 1;
         positions = new long[size];
         ends = new long[size];
@@ -50,6 +53,16 @@ final class CompletionRing {
 
     boolean isEmpty() {
         return head == tail;
+    }
+
+    /**
+     * Whether nothing can be added any more and nothing is left to complete: the owner has ended
+     * and the ring is empty. Any thread. The owner's last {@code tail} store comes before its end,
+     * and seeing it ended ({@link Thread#isAlive}) synchronizes with that end, so the tail read
+     * after it is the last one.
+     */
+    boolean retired() {
+        return !owner.isAlive() && isEmpty();
     }
 
     /** The end position of the oldest entry; Long.MAX_VALUE when empty. Completion thread only. */

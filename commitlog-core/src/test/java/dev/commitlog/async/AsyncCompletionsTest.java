@@ -6,6 +6,7 @@ import dev.commitlog.AppendCallback;
 import dev.commitlog.WaitingThreads;
 import dev.commitlog.sync.SyncService;
 import dev.commitlog.sync.Waiter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -57,6 +58,59 @@ class AsyncCompletionsTest {
         completions.close();
 
         assertEquals(List.of("A durable at 0", "B durable at 100", "C failed at 200: the next flush failed"), outcomes.seen);
+    }
+
+    /**
+     * Thread churn does not grow the rings: a registration drops the rings of submitters that ended
+     * with nothing left to complete, and keeps a live submitter's (even empty) and an ended one's
+     * with a record still pending, which completes in order.
+     */
+    @Test
+    void theRingsOfEndedSubmittersAreDroppedOnceTheirRecordsComplete() throws Exception {
+        ScriptedSync sync = new ScriptedSync();
+        sync.release.countDown(); // nothing held
+        Outcomes outcomes = new Outcomes();
+        AsyncCompletions completions = new AsyncCompletions(sync, 16, "test");
+        CountDownLatch liveMayEnd = new CountDownLatch(1);
+        CountDownLatch liveRegistered = new CountDownLatch(1);
+        Thread live = new Thread(() -> {
+            completions.register();
+            liveRegistered.countDown();
+            try {
+                liveMayEnd.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "live submitter");
+        live.start();
+        liveRegistered.await();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 100; i++) { // one submitter after another, each with one record of 100 bytes, then it ends
+            long position = 100L * i;
+            String name = "T" + i;
+            expected.add(name + " durable at " + position);
+            runToEnd(() -> completions.register().add(position, position + 100, outcomes.callback(name), null));
+        }
+
+        sync.durable = 5_000; // covers the first 50
+        outcomes.awaitCount(50);
+        runToEnd(completions::register);
+        assertEquals(1 + 50 + 1, completions.rings(), "kept: the live submitter's, the 50 ended ones' with a record pending, the new one");
+
+        sync.durable = 10_000;
+        outcomes.awaitCount(100);
+        runToEnd(completions::register);
+        assertEquals(1 + 1, completions.rings(), "kept: the live submitter's and the new one");
+        assertEquals(expected, outcomes.seen);
+        liveMayEnd.countDown();
+        live.join();
+        completions.close();
+    }
+
+    private static void runToEnd(Runnable work) throws InterruptedException {
+        Thread thread = new Thread(work, "short-lived submitter");
+        thread.start();
+        thread.join();
     }
 
     /** A completion thread with one submitter's records, 100 bytes each from position 0, named in order. */
