@@ -74,8 +74,9 @@ class GroupDropTest {
         assertTrue(fixture.storage("group-a").truncatePrefix(ENTRIES - 10));
         assertTrue(fixture.storage("group-b").truncatePrefix(ENTRIES - 10));
         // Every one still there; the allocator may have renamed the next segment into place meanwhile.
-        assertTrue(fixture.segmentFileNames().containsAll(filledNames), "group-c holds every segment: " + filledNames
-                + " before group-a and group-b truncated, " + fixture.segmentFileNames() + " after");
+        List<String> held = fixture.segmentFileNames();
+        assertTrue(held.containsAll(filledNames), "group-c holds every segment: " + filledNames + " before group-a and group-b "
+                + "truncated, " + held + " after");
         int droppedId = fixture.shared.group("group-c").id;
 
         fixture.drop("group-c"); // compacts on its own: the cut moves by far more than a segment
